@@ -1,0 +1,1 @@
+"""The ``meldcam`` command: subcommands come from scorer, vision and webapp."""

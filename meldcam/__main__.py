@@ -1,0 +1,3 @@
+from meldcam.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,75 @@
+"""Scorer subcommands: ``check``, ``table``, ``score``, ``games``. JSON on stdout."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from scorer import api
+from scorer.errors import HandError
+from scorer.games import GAME_MODULES, describe_games
+from scorer.options import parse_option_pairs
+
+
+def _print(result: Any) -> None:
+    print(json.dumps(result, ensure_ascii=False))
+
+
+def _game_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", required=True, choices=list(GAME_MODULES))
+    parser.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        default=[],
+        help="a house-rule option, e.g. numbers=17 (repeatable)",
+    )
+
+
+def _check(args: argparse.Namespace) -> int:
+    melds = [api.split_meld(text) for text in args.melds]
+    _print(api.check(args.game, parse_option_pairs(args.option), melds, opening=args.opening))
+    return 0
+
+
+def _table(args: argparse.Namespace) -> int:
+    pieces = [name for text in args.pieces for name in api.split_meld(text)]
+    _print(api.table(args.game, parse_option_pairs(args.option), pieces))
+    return 0
+
+
+def _score(args: argparse.Namespace) -> int:
+    text = sys.stdin.read()
+    try:
+        hand = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise HandError(f"the hand on stdin is not valid JSON: {error}") from None
+    _print(api.score(args.game, parse_option_pairs(args.option), hand))
+    return 0
+
+
+def _games(args: argparse.Namespace) -> int:
+    _print(describe_games())
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    check = subparsers.add_parser("check", help="judge melds (comma-separated pieces each)")
+    _game_args(check)
+    check.add_argument("--opening", action="store_true", help="judge the melds as a first meld")
+    check.add_argument("melds", nargs="+", metavar="MELD", help="e.g. red-1,red-2,red-3")
+    check.set_defaults(handler=_check)
+
+    table = subparsers.add_parser("table", help="can these pieces be laid out as legal melds?")
+    _game_args(table)
+    table.add_argument("pieces", nargs="+", metavar="PIECE")
+    table.set_defaults(handler=_table)
+
+    score = subparsers.add_parser("score", help="score one hand read as JSON from stdin")
+    _game_args(score)
+    score.set_defaults(handler=_score)
+
+    games = subparsers.add_parser("games", help="list games, options and presets as JSON")
+    games.set_defaults(handler=_games)

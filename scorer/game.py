@@ -1,0 +1,119 @@
+"""What every game's rules module provides, and the verdicts it returns.
+
+Each game module (``rummikub``, ``remik``, ``remino``, ``domino_gin``, ``gin``) exposes
+``OPTIONS: tuple[OptionSpec, ...]``, ``PRESETS: dict[str, dict]`` and
+``make_rules(options: dict) -> Rules`` where ``options`` is already resolved and checked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from scorer.pieces import Piece
+
+
+@dataclass(frozen=True)
+class MeldVerdict:
+    """One meld judged: its kind (``run``, ``group``, ...) and value, or why it is not legal.
+
+    ``readings`` lists every consistent value when jokers make the value ambiguous;
+    ``value`` is then the highest (RULES.md default).
+    """
+
+    pieces: tuple[Piece, ...]
+    valid: bool
+    kind: str | None = None
+    value: int | None = None
+    reason: str | None = None
+    readings: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pieces": [p.name for p in self.pieces],
+            "valid": self.valid,
+            "kind": self.kind,
+            "value": self.value,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class OpeningVerdict:
+    """Melds judged together as a player's first meld."""
+
+    value: int
+    threshold: int
+    valid: bool
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "threshold": self.threshold, "valid": self.valid}
+
+
+@dataclass(frozen=True)
+class TableVerdict:
+    """Whether a multiset of pieces can be laid out as legal melds, with one such layout."""
+
+    valid: bool
+    melds: tuple[tuple[Piece, ...], ...] | None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "melds": None if self.melds is None else [[p.name for p in m] for m in self.melds],
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """The result of one hand.
+
+    ``deltas``: points added to each player's running total. ``deadwood``: gin games only,
+    each player's deadwood after layoffs. ``details``: game-specific extras for display
+    (melds found, layoffs, penalties), JSON-ready.
+    """
+
+    outcome: str
+    winner: str | None
+    deltas: dict[str, int]
+    deadwood: dict[str, int] | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        result: dict[str, Any] = {
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "deltas": dict(self.deltas),
+            "deadwood": None if self.deadwood is None else dict(self.deadwood),
+        }
+        result.update(self.details)
+        return result
+
+
+class Rules(Protocol):
+    """The rules of one game with its options fixed."""
+
+    game: str
+    options: Mapping[str, Any]
+    universe: Counter[Piece]
+    target: int | None  # match ends when a player reaches this many points
+    hands_limit: int | None  # or after this many hands (Remik); None when unused
+
+    def parse(self, text: str) -> Piece:
+        """A piece name of this game's set, or PieceError."""
+        ...
+
+    def check_meld(self, pieces: Sequence[Piece]) -> MeldVerdict: ...
+
+    def check_opening(self, melds: Sequence[Sequence[Piece]]) -> OpeningVerdict: ...
+
+    def arrange_table(self, pieces: Sequence[Piece]) -> TableVerdict: ...
+
+    def score_hand(self, hand: Mapping[str, Any]) -> HandScore:
+        """Score one hand given as the CLI's JSON (see scorer/api.py); HandError if impossible."""
+        ...

@@ -1,0 +1,227 @@
+"""Immutable piece types and their canonical names.
+
+The names are the vocabulary shared by vision, scorer, API and database:
+``red-7`` and ``joker`` (number tiles), ``3-8`` (dominoes, smaller half first),
+``QH``, ``10S`` and ``JK`` (cards).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from scorer.errors import PieceError
+
+COLOURS: tuple[str, ...] = ("red", "orange", "blue", "black")
+COLOUR_ALIASES: dict[str, str] = {"yellow": "orange"}
+MAX_TILE_NUMBER = 17
+MAX_PIP = 12
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: tuple[str, ...] = ("C", "D", "H", "S")
+SUIT_NAMES: dict[str, str] = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+@dataclass(frozen=True, order=True)
+class Tile:
+    """A number tile: a colour and a number 1..17."""
+
+    colour: str
+    number: int
+
+    def __post_init__(self) -> None:
+        if self.colour not in COLOURS:
+            raise PieceError(f"unknown tile colour {self.colour!r}: use one of {', '.join(COLOURS)}")
+        if not 1 <= self.number <= MAX_TILE_NUMBER:
+            raise PieceError(f"tile numbers run from 1 to {MAX_TILE_NUMBER}, not {self.number}")
+
+    @property
+    def name(self) -> str:
+        return f"{self.colour}-{self.number}"
+
+    @property
+    def value(self) -> int:
+        return self.number
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, order=True)
+class Joker:
+    """The number-tile joker."""
+
+    @property
+    def name(self) -> str:
+        return "joker"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, order=True)
+class Domino:
+    """A domino; ``low <= high`` always, so ``8-3`` and ``3-8`` are the same piece."""
+
+    low: int
+    high: int
+
+    def __post_init__(self) -> None:
+        for half in (self.low, self.high):
+            if not 0 <= half <= MAX_PIP:
+                raise PieceError(f"domino halves run from 0 to {MAX_PIP}, not {half}")
+        if self.low > self.high:
+            lo, hi = self.high, self.low
+            object.__setattr__(self, "low", lo)
+            object.__setattr__(self, "high", hi)
+
+    @property
+    def name(self) -> str:
+        return f"{self.low}-{self.high}"
+
+    @property
+    def pips(self) -> int:
+        return self.low + self.high
+
+    @property
+    def is_double(self) -> bool:
+        return self.low == self.high
+
+    def other_half(self, half: int) -> int:
+        """The half that is not ``half`` (for a double, ``half`` itself)."""
+        if half == self.low:
+            return self.high
+        if half == self.high:
+            return self.low
+        raise ValueError(f"{self.name} has no half {half}")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A playing card: rank 1 (ace) .. 13 (king) and suit C, D, H or S."""
+
+    rank: int
+    suit: str
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rank <= 13:
+            raise PieceError(f"card ranks run from 1 (ace) to 13 (king), not {self.rank}")
+        if self.suit not in SUITS:
+            raise PieceError(f"unknown suit {self.suit!r}: use one of {', '.join(SUITS)}")
+
+    @property
+    def name(self) -> str:
+        return f"{RANKS[self.rank - 1]}{self.suit}"
+
+    @property
+    def value(self) -> int:
+        """Gin value: ace 1, number cards face value, court cards 10."""
+        return min(self.rank, 10)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, order=True)
+class CardJoker:
+    """A card joker (``JK``): recognised so that games without jokers can reject it."""
+
+    @property
+    def name(self) -> str:
+        return "JK"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+NumberPiece = Tile | Joker
+CardPiece = Card | CardJoker
+Piece = Tile | Joker | Domino | Card | CardJoker
+PieceKind = Literal["tile", "domino", "card"]
+
+_TILE_RE = re.compile(r"^([a-z]+)-(\d+)$")
+_DOMINO_RE = re.compile(r"^(\d+)\s*[-|]\s*(\d+)$")
+_CARD_RE = re.compile(r"^(10|[2-9AJQK])([CDHS])$")
+
+
+def _clean(text: str) -> str:
+    if not isinstance(text, str):
+        raise PieceError(f"a piece name must be text, not {type(text).__name__}")
+    cleaned = text.strip()
+    if not cleaned:
+        raise PieceError("empty piece name")
+    return cleaned
+
+
+def parse_tile(text: str) -> NumberPiece:
+    """Parse ``red-7`` / ``yellow-7`` / ``joker``."""
+    raw = _clean(text)
+    lowered = raw.lower()
+    if lowered == "joker":
+        return Joker()
+    match = _TILE_RE.match(lowered)
+    if not match:
+        raise PieceError(f"{raw!r} is not a number tile: write colour-number like red-7, or joker")
+    colour = COLOUR_ALIASES.get(match.group(1), match.group(1))
+    if colour not in COLOURS:
+        raise PieceError(f"{raw!r}: unknown colour {match.group(1)!r} (red, orange, blue, black)")
+    number = int(match.group(2))
+    if not 1 <= number <= MAX_TILE_NUMBER:
+        raise PieceError(f"{raw!r}: tile numbers run from 1 to {MAX_TILE_NUMBER}")
+    return Tile(colour, number)
+
+
+def parse_domino(text: str, max_pip: int = MAX_PIP) -> Domino:
+    """Parse ``3-8`` (or ``8-3``, ``[3-8]``, ``3|8``) with halves 0..max_pip."""
+    raw = _clean(text)
+    match = _DOMINO_RE.match(raw.strip("[]").strip())
+    if not match:
+        raise PieceError(f"{raw!r} is not a domino: write the two halves like 3-8")
+    a, b = int(match.group(1)), int(match.group(2))
+    for half in (a, b):
+        if half > max_pip:
+            raise PieceError(f"{raw!r}: halves in this set run from 0 to {max_pip}")
+    return Domino(a, b)
+
+
+def parse_card(text: str) -> CardPiece:
+    """Parse ``QH``, ``10S``, ``AD`` or ``JK``."""
+    raw = _clean(text)
+    upper = raw.upper()
+    if upper == "JK":
+        return CardJoker()
+    match = _CARD_RE.match(upper)
+    if not match:
+        raise PieceError(
+            f"{raw!r} is not a card: write rank (A 2-10 J Q K) then suit (C D H S), like QH or 10S"
+        )
+    return Card(RANKS.index(match.group(1)) + 1, match.group(2))
+
+
+def parse_piece(text: str) -> Piece:
+    """Parse any canonical piece name, deciding the kind by its shape."""
+    raw = _clean(text)
+    if raw.lower() == "joker" or _TILE_RE.match(raw.lower()):
+        return parse_tile(raw)
+    if _DOMINO_RE.match(raw.strip("[]").strip()):
+        return parse_domino(raw)
+    if raw.upper() == "JK" or _CARD_RE.match(raw.upper()):
+        return parse_card(raw)
+    raise PieceError(f"{raw!r} is not a piece name (examples: red-7, joker, 3-8, QH, 10S)")
+
+
+def piece_kind(piece: Piece) -> PieceKind:
+    if isinstance(piece, Tile | Joker):
+        return "tile"
+    if isinstance(piece, Domino):
+        return "domino"
+    return "card"
+
+
+def names(pieces: object) -> list[str]:
+    """Canonical names of an iterable of pieces."""
+    return [p.name for p in pieces]  # type: ignore[attr-defined]

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Sets up everything meldcam needs from nothing: the virtual environment at .venv/ and the
+# project with its test and training extras. Safe to run again; a second run only checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    echo "meldcam setup: creating .venv"
+    "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.meldcam-setup
+want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    echo "meldcam setup: installing packages"
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    .venv/bin/python -m pip install --quiet -e ".[dev,train]"
+    echo "$want" > "$stamp"
+fi
