@@ -43,7 +43,9 @@ class OptionSpec:
             try:
                 parsed = int(str(value).strip())
             except ValueError:
-                raise OptionError(f"option {self.name} takes a whole number, not {value!r}") from None
+                raise OptionError(
+                    f"option {self.name} takes a whole number, not {value!r}"
+                ) from None
         else:
             parsed = str(value).strip()
         if self.choices is not None and parsed not in self.choices:

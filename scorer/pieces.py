@@ -32,7 +32,9 @@ class Tile:
 
     def __post_init__(self) -> None:
         if self.colour not in COLOURS:
-            raise PieceError(f"unknown tile colour {self.colour!r}: use one of {', '.join(COLOURS)}")
+            raise PieceError(
+                f"unknown tile colour {self.colour!r}: use one of {', '.join(COLOURS)}"
+            )
         if not 1 <= self.number <= MAX_TILE_NUMBER:
             raise PieceError(f"tile numbers run from 1 to {MAX_TILE_NUMBER}, not {self.number}")
 
