@@ -31,13 +31,16 @@ class MeldVerdict:
     readings: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        result: dict[str, Any] = {
             "pieces": [p.name for p in self.pieces],
             "valid": self.valid,
             "kind": self.kind,
             "value": self.value,
             "reason": self.reason,
         }
+        if len(self.readings) > 1:  # jokers make the value ambiguous: show every reading
+            result["readings"] = list(self.readings)
+        return result
 
 
 @dataclass(frozen=True)
