@@ -1,0 +1,116 @@
+"""meldcam's web app: a Flask app factory with a JSON API and phone-friendly pages.
+
+Configuration, later wins: built-in defaults, ``<instance>/config.py``, ``MELDCAM_*`` environment
+variables (``MELDCAM_DATABASE_URL``, ``MELDCAM_MAX_CONTENT_LENGTH``...), then the ``config`` dict
+given to ``create_app``. The instance folder is ``MELDCAM_INSTANCE_PATH`` or ``INSTANCE_PATH`` in
+``config``, else Flask's default (``instance/`` beside the package, git-ignored). It holds the
+SQLite database (WAL), the uploaded photos and the secret key, generated there on first start.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import Conflict, HTTPException
+
+MEGABYTE = 1024 * 1024
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' blob: data:; script-src 'self'; style-src 'self'; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+
+
+def _secret_key(instance: Path) -> str:
+    """Read the instance's secret key, creating it (mode 600) on first start."""
+    path = instance / "secret_key"
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(descriptor, "w") as handle:
+        key = secrets.token_hex(32)
+        handle.write(key + "\n")
+    return key
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    config = dict(config or {})
+    instance_path = config.pop("INSTANCE_PATH", None) or os.environ.get("MELDCAM_INSTANCE_PATH")
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        instance_path=str(Path(instance_path).resolve()) if instance_path else None,
+    )
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.update(
+        DATABASE_URL=f"sqlite:///{instance / 'meldcam.sqlite3'}",
+        MAX_CONTENT_LENGTH=16 * MEGABYTE,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        RECOGNISER_FACTORY=None,
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_prefixed_env("MELDCAM")
+    app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+
+    from webapp import api, pages
+    from webapp.db import init_db
+
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    init_db(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp, url_prefix="/api")
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[Any, int]:
+        code = error.code or 500
+        message = error_message(error)
+        if request.path.startswith("/api/"):
+            return jsonify({"error": message}), code
+        return render_template("error.html", message=message, code=code), code
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> tuple[Any, int]:
+        if isinstance(error, HTTPException):
+            return http_error(error)
+        app.logger.exception("unexpected error on %s", request.path)
+        message = "something went wrong on the server; what you entered was not saved"
+        if request.path.startswith("/api/"):
+            return jsonify({"error": message}), 500
+        return render_template("error.html", message=message, code=500), 500
+
+    @app.errorhandler(IntegrityError)
+    def write_conflict(error: IntegrityError) -> tuple[Any, int]:
+        return http_error(Conflict("someone else changed this game just now: reload and try again"))
+
+    return app
+
+
+def error_message(error: HTTPException) -> str:
+    """A message for players, not Werkzeug's default wording."""
+    if error.code == 413:
+        limit = request.max_content_length or 0
+        return f"the upload is too large: at most {limit // MEGABYTE} MB (photos are shrunk first)"
+    if error.code == 404:
+        return "nothing here: check the address"
+    if error.code == 405:
+        return "this address does not take that kind of request"
+    if error.code == 400 and error.description:
+        return str(error.description)
+    return error.description or error.name

@@ -1,0 +1,148 @@
+"""Database: SQLAlchemy 2 models (games, players, hands, photos) and a session per unit of work.
+
+SQLite is the embedded default; every connection turns on WAL and foreign keys. A write is one
+``with transaction(app) as session:`` block: it commits at the end or rolls back on any error, so
+a hand that fails to score or to tally leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Flask, current_app
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import (
+    DeclarativeBase,
+    Mapped,
+    Session,
+    mapped_column,
+    relationship,
+    sessionmaker,
+)
+
+EXTENSION_KEY = "meldcam_db"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Game(Base):
+    """A match. ``id`` is the unguessable read link; the edit token is stored only as a hash."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    edit_token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"
+    )
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class Hand(Base):
+    """One scored hand: the hand as entered (``hand``), the scorer's answer and its deltas."""
+
+    __tablename__ = "hands"
+    # two phones saving "hand 3" at once: the second commit fails instead of duplicating it
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    hand: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    deltas: Mapped[dict[str, int]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    game: Mapped[Game] = relationship(back_populates="hands")
+
+
+class Photo(Base):
+    """An uploaded photo, kept under ``instance/photos`` with a random file name."""
+
+    __tablename__ = "photos"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    filename: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(16))
+    width: Mapped[int] = mapped_column(Integer)
+    height: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[str | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    recognition: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def init_db(app: Flask) -> None:
+    """Create the engine and the tables for ``app`` (idempotent)."""
+    url: str = app.config["DATABASE_URL"]
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    Base.metadata.create_all(engine)
+    app.extensions[EXTENSION_KEY] = sessionmaker(engine, expire_on_commit=False)
+
+
+def engine_of(app: Flask) -> Engine:
+    maker: sessionmaker[Session] = app.extensions[EXTENSION_KEY]
+    bind = maker.kw["bind"]
+    assert isinstance(bind, Engine)
+    return bind
+
+
+@contextmanager
+def transaction(app: Flask | None = None) -> Iterator[Session]:
+    """A session whose work is committed at the end of the block, or rolled back on error."""
+    maker: sessionmaker[Session] = (app or current_app).extensions[EXTENSION_KEY]
+    with maker() as session, session.begin():
+        yield session
+
+
+@contextmanager
+def reading(app: Flask | None = None) -> Iterator[Session]:
+    """A read-only unit of work (nothing is committed)."""
+    maker: sessionmaker[Session] = (app or current_app).extensions[EXTENSION_KEY]
+    with maker() as session:
+        yield session

@@ -1,0 +1,327 @@
+"""Matches as the web app keeps them: create a game, add / undo / edit hands, tally, export.
+
+The rules live in ``scorer``; this module only stores what the scorer answers. Each write runs in
+one database transaction and is checked in full (scored, then tallied with every other hand)
+before the commit, so a hand that cannot happen, or comes after the match has ended, saves nothing.
+
+Choices the rule texts leave open (see docs/choices/webapp.md):
+- Players: 2-4 (Domino Gin: exactly 2), names 1-40 characters, distinct ignoring case.
+- Who deals next: the deal passes left each hand (seat order); in Domino Gin the winner of the
+  last hand opens the next (RULES.md), the first player before any hand.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import hmac
+import io
+import secrets
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from scorer import api as scorer_api
+from scorer.errors import HandError, MeldcamError, OptionError
+from scorer.game import Rules
+from scorer.games import GAME_MODULES, GAME_TITLES, game_module, make_rules
+from scorer.pieces import COLOURS, Card, CardJoker, Domino, Joker, Piece, Tile, piece_kind
+from scorer.tally import MatchState, tally
+from webapp.db import Game, Hand, Player
+
+KNOCK_GAMES = frozenset({"gin", "domino-gin"})  # hands are {"players", "knocker", "hands"}
+FROM_HAND_GAMES = frozenset({"remik"})  # "remik z reki" can double a hand
+PLAYER_LIMITS: dict[str, tuple[int, int]] = {"domino-gin": (2, 2)}
+DEFAULT_PLAYER_LIMITS = (2, 4)
+MAX_NAME_LENGTH = 40
+RECOGNISER_KINDS = {"tile": "tiles", "domino": "dominoes", "card": "cards"}
+
+
+class GameUnavailable(MeldcamError):
+    """A game of the registry whose rules module is not installed yet."""
+
+
+class NotFound(LookupError):
+    """No game (or hand) with that id: a 404 for the web layer."""
+
+
+def load_rules(game: Any, options: Mapping[str, Any] | None) -> Rules:
+    """``make_rules`` with player-facing errors for every bad input."""
+    if not isinstance(game, str):
+        raise OptionError("choose a game: give its name as text")
+    if options is not None and not isinstance(options, Mapping):
+        raise OptionError("options must be a JSON object of name: value")
+    try:
+        return make_rules(game, options)
+    except ImportError as error:
+        raise GameUnavailable(f"{game} is not available yet in this version") from error
+
+
+def hand_style(game: str) -> str:
+    """``knock`` (gin games: every player's hand as laid down) or ``racks`` (losers' racks)."""
+    return "knock" if game in KNOCK_GAMES else "racks"
+
+
+def recogniser_kind(rules: Rules) -> str:
+    """Which recogniser reads this game's pieces: tiles, dominoes or cards."""
+    first = next(iter(rules.universe))
+    return RECOGNISER_KINDS[piece_kind(first)]
+
+
+def _piece_order(piece: Piece) -> tuple[int, ...]:
+    if isinstance(piece, Tile):
+        return (0, COLOURS.index(piece.colour), piece.number)
+    if isinstance(piece, Joker):
+        return (1,)
+    if isinstance(piece, Domino):
+        return (2, piece.low, piece.high)
+    if isinstance(piece, Card):
+        return (3, "CDHS".index(piece.suit), piece.rank)
+    assert isinstance(piece, CardJoker)
+    return (4,)
+
+
+def piece_names(rules: Rules) -> list[str]:
+    """Every piece of the game's set once, in picker order (by colour/suit, then number)."""
+    return [piece.name for piece in sorted(rules.universe, key=_piece_order)]
+
+
+def describe_game(game: str) -> dict[str, Any]:
+    """One game for the pickers, in the shape of ``scorer.games.describe_games``, plus player
+    counts and hand style; a game whose rules module is missing is marked unavailable."""
+    described: dict[str, Any] = {"game": game, "title": GAME_TITLES[game]}
+    try:
+        module = game_module(game)
+    except ImportError:
+        module = None
+    described["available"] = module is not None
+    described["players"] = list(PLAYER_LIMITS.get(game, DEFAULT_PLAYER_LIMITS))
+    described["hand_style"] = hand_style(game)
+    if module is None:
+        return described
+    described["options"] = [
+        {
+            "name": spec.name,
+            "type": spec.kind.__name__,
+            "default": spec.default,
+            "choices": None if spec.choices is None else list(spec.choices),
+            "minimum": spec.minimum,
+            "maximum": spec.maximum,
+            "help": spec.help,
+        }
+        for spec in module.OPTIONS
+    ]
+    described["presets"] = dict(module.PRESETS)
+    return described
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every registered game; those whose module is missing are marked unavailable."""
+    return [describe_game(game) for game in GAME_MODULES]
+
+
+def clean_players(game: str, players: Any) -> list[str]:
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise HandError("players must be a list of names")
+    names = [p.strip() for p in players if p.strip()]
+    low, high = PLAYER_LIMITS.get(game, DEFAULT_PLAYER_LIMITS)
+    if not low <= len(names) <= high:
+        wanted = f"exactly {low}" if low == high else f"{low} to {high}"
+        title = GAME_TITLES.get(game, game)
+        raise HandError(f"{title} is played by {wanted} players, not {len(names)}")
+    for name in names:
+        if len(name) > MAX_NAME_LENGTH:
+            raise HandError(f"names are at most {MAX_NAME_LENGTH} characters: {name[:20]}...")
+    seen = Counter(name.casefold() for name in names)
+    twice = [name for name in names if seen[name.casefold()] > 1]
+    if twice:
+        raise HandError(f"two players are called {twice[0]}: give them different names")
+    return names
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(game: Game, token: str | None) -> bool:
+    return bool(token) and hmac.compare_digest(game.edit_token_hash, _hash_token(str(token)))
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    game_id: str
+    edit_token: str
+
+
+def create_game(session: Session, game: Any, options: Any, players: Any) -> CreatedGame:
+    """Check everything, then add the game; the edit token is returned once and stored hashed."""
+    if not isinstance(game, str) or game not in GAME_MODULES:
+        raise OptionError(f"unknown game {game!r}: use one of {', '.join(GAME_MODULES)}")
+    names = clean_players(game, players)
+    rules = load_rules(game, options)
+    game_id = secrets.token_urlsafe(12)
+    edit_token = secrets.token_urlsafe(24)
+    record = Game(
+        id=game_id,
+        game=rules.game,
+        options=dict(options or {}),
+        edit_token_hash=_hash_token(edit_token),
+    )
+    record.players = [Player(seat=seat, name=name) for seat, name in enumerate(names)]
+    session.add(record)
+    return CreatedGame(game_id, edit_token)
+
+
+def get_game(session: Session, game_id: str) -> Game:
+    record = session.get(Game, game_id) if isinstance(game_id, str) and len(game_id) <= 32 else None
+    if record is None:
+        raise NotFound("no game with this link: check the address")
+    return record
+
+
+def player_names(record: Game) -> list[str]:
+    return [player.name for player in record.players]
+
+
+def rules_of(record: Game) -> Rules:
+    return load_rules(record.game, record.options)
+
+
+def _normalise_hand(record: Game, hand: Any) -> dict[str, Any]:
+    """The hand as the scorer takes it; ``players`` defaults to the game's players."""
+    if not isinstance(hand, Mapping):
+        raise HandError("a hand must be a JSON object")
+    normalised = dict(hand)
+    names = player_names(record)
+    given = normalised.setdefault("players", names)
+    if given != names:
+        raise HandError(f"this game's players are {', '.join(names)}: the hand names others")
+    return normalised
+
+
+def _deltas(result: Mapping[str, Any], names: Sequence[str]) -> dict[str, int]:
+    raw = result.get("deltas") or {}
+    return {name: int(raw.get(name, 0)) for name in names}
+
+
+def _tally_with(record: Game, deltas: Sequence[Mapping[str, int]]) -> MatchState:
+    rules = rules_of(record)
+    return tally(player_names(record), deltas, rules.target, rules.hands_limit)
+
+
+def score_for(record: Game, hand: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the hand as stored, the scorer's answer) or a MeldcamError."""
+    normalised = _normalise_hand(record, hand)
+    return normalised, score_hand(record.game, record.options, normalised)
+
+
+def score_hand(game: str, options: Any, hand: Any) -> dict[str, Any]:
+    """``scorer.api.score``; a hand in the wrong shape that slips past the game's own checks
+    (a rack given as a number...) is a HandError for the player, never a crash."""
+    try:
+        return scorer_api.score(game, options, hand)
+    except MeldcamError:
+        raise
+    except (TypeError, KeyError, AttributeError, IndexError) as error:
+        raise HandError(f"the hand is not in the shape this game expects ({error})") from error
+
+
+def add_hand(session: Session, record: Game, hand: Any) -> Hand:
+    normalised, result = score_for(record, hand)
+    deltas = _deltas(result, player_names(record))
+    _tally_with(record, [h.deltas for h in record.hands] + [deltas])  # after the end -> HandError
+    number = len(record.hands) + 1
+    saved = Hand(number=number, hand=normalised, result=result, deltas=deltas)
+    record.hands.append(saved)
+    session.flush()
+    return saved
+
+
+def edit_hand(session: Session, record: Game, number: int, hand: Any) -> Hand:
+    existing = find_hand(record, number)
+    normalised, result = score_for(record, hand)
+    deltas = _deltas(result, player_names(record))
+    all_deltas = [deltas if h.number == number else h.deltas for h in record.hands]
+    _tally_with(record, all_deltas)
+    existing.hand = normalised
+    existing.result = result
+    existing.deltas = deltas
+    existing.updated_at = datetime.now(UTC)
+    session.flush()
+    return existing
+
+
+def undo_last_hand(session: Session, record: Game) -> int:
+    if not record.hands:
+        raise HandError("there is no hand to undo")
+    last = record.hands[-1]
+    record.hands.remove(last)
+    session.delete(last)
+    session.flush()
+    return last.number
+
+
+def find_hand(record: Game, number: Any) -> Hand:
+    for hand in record.hands:
+        if hand.number == number:
+            return hand
+    raise NotFound(f"this game has no hand {number}")
+
+
+def next_dealer(record: Game) -> str:
+    names = player_names(record)
+    if record.game == "domino-gin" and record.hands:
+        winner = record.hands[-1].result.get("winner")
+        if winner in names:
+            return str(winner)
+    return names[len(record.hands) % len(names)]
+
+
+def game_json(record: Game) -> dict[str, Any]:
+    """The game with its hands and tally (``GET /api/games/<id>``)."""
+    rules = rules_of(record)
+    state = tally(
+        player_names(record), [h.deltas for h in record.hands], rules.target, rules.hands_limit
+    )
+    return {
+        "id": record.id,
+        "game": record.game,
+        "title": GAME_TITLES.get(record.game, record.game),
+        "options": dict(record.options),
+        "players": player_names(record),
+        "target": rules.target,
+        "hands_limit": rules.hands_limit,
+        "hands": [
+            {
+                "number": h.number,
+                "hand": h.hand,
+                "result": h.result,
+                "deltas": h.deltas,
+                "created_at": h.created_at.isoformat(),
+                "updated_at": None if h.updated_at is None else h.updated_at.isoformat(),
+            }
+            for h in record.hands
+        ],
+        "tally": state.to_json(),
+        "next_dealer": None if state.finished else next_dealer(record),
+    }
+
+
+def export_csv(record: Game) -> str:
+    """Hands x players: each hand's points and the running totals, one row per hand."""
+    names = player_names(record)
+    state = tally(names, [h.deltas for h in record.hands])
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["hand", "outcome", "winner"] + names + [f"{n} total" for n in names])
+    for hand, running in zip(record.hands, state.running, strict=True):
+        writer.writerow(
+            [hand.number, hand.result.get("outcome", ""), hand.result.get("winner") or ""]
+            + [hand.deltas.get(n, 0) for n in names]
+            + [running[n] for n in names]
+        )
+    return out.getvalue()

@@ -1,0 +1,340 @@
+"""Pages: new game, game (tally and chart), check a meld (dispute mode), end of hand.
+
+Form posts carry a CSRF token kept in the session. Editing a game from the pages needs its edit
+link: opening it stores the edit token in this browser's session (then redirects to the plain
+game address, so the token does not linger in the address bar or history).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.exceptions import BadRequest, Forbidden
+
+from scorer.errors import MeldcamError
+from scorer.games import GAME_MODULES, GAME_TITLES
+from webapp import matches
+from webapp.db import Game, reading, transaction
+
+bp = Blueprint("pages", __name__)
+
+CHART_WIDTH = 600
+CHART_HEIGHT = 260
+CHART_MARGIN = 48
+CHART_RIGHT = 96  # room for the players' names at the line ends
+
+
+def csrf_token() -> str:
+    token = session.get("csrf")
+    if not token:
+        token = secrets.token_urlsafe(24)
+        session["csrf"] = token
+    return str(token)
+
+
+@bp.app_context_processor
+def _template_helpers() -> dict[str, Any]:
+    return {"csrf_token": csrf_token}
+
+
+@bp.before_request
+def _check_csrf() -> None:
+    if request.method == "POST":
+        sent = request.form.get("csrf_token", "")
+        expected = session.get("csrf", "")
+        if not expected or not secrets.compare_digest(str(sent), str(expected)):
+            raise BadRequest("this form has expired: reload the page and try again")
+
+
+@bp.errorhandler(matches.NotFound)
+def _not_found(error: matches.NotFound) -> tuple[str, int]:
+    return render_template("error.html", message=str(error), code=404), 404
+
+
+@bp.errorhandler(matches.GameUnavailable)
+def _unavailable(error: matches.GameUnavailable) -> tuple[str, int]:
+    return render_template("error.html", message=str(error), code=503), 503
+
+
+@bp.errorhandler(MeldcamError)
+def _bad_input(error: MeldcamError) -> tuple[str, int]:
+    return render_template("error.html", message=str(error), code=400), 400
+
+
+def _edit_tokens() -> dict[str, str]:
+    tokens = session.get("edit")
+    return dict(tokens) if isinstance(tokens, dict) else {}
+
+
+def can_edit(record: Game) -> bool:
+    return matches.token_matches(record, _edit_tokens().get(record.id))
+
+
+def _require_edit(record: Game) -> None:
+    if not can_edit(record):
+        raise Forbidden("only players with the game's edit link can change it")
+
+
+def _remember_edit(game_id: str, token: str) -> None:
+    tokens = _edit_tokens()
+    tokens[game_id] = token
+    session["edit"] = tokens
+    session.permanent = True
+
+
+def _form_options(game: str) -> dict[str, Any]:
+    """Options posted by the new-game form (``opt-<game>-<name>``); empty means the default."""
+    described = matches.describe_game(game)
+    options: dict[str, Any] = {}
+    for spec in described.get("options", []):
+        field = f"opt-{game}-{spec['name']}"
+        if spec["type"] == "bool":
+            options[spec["name"]] = field in request.form
+        elif request.form.get(field, "").strip():
+            options[spec["name"]] = request.form[field].strip()
+    return options
+
+
+def _my_games() -> list[dict[str, Any]]:
+    """Games this browser holds an edit link for (newest first), for the start page."""
+    found = []
+    with reading() as db:
+        for game_id in reversed(list(_edit_tokens())):
+            record = db.get(Game, game_id)
+            if record is not None and can_edit(record):
+                title = GAME_TITLES.get(record.game, record.game)
+                players = matches.player_names(record)
+                found.append({"id": record.id, "title": title, "players": players})
+    return found
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template(
+        "index.html", games=matches.catalogue(), error=None, form={}, mine=_my_games()
+    )
+
+
+@bp.post("/games")
+def create_game() -> Any:
+    game = request.form.get("game", "")
+    players = [request.form.get(f"player-{seat}", "") for seat in range(4)]
+    try:
+        if game not in GAME_MODULES:
+            raise MeldcamError("choose one of the games")
+        with transaction() as db:
+            created = matches.create_game(db, game, _form_options(game), players)
+    except MeldcamError as error:
+        page = render_template(
+            "index.html",
+            games=matches.catalogue(),
+            error=str(error),
+            form=request.form,
+            mine=_my_games(),
+        )
+        return page, 400
+    _remember_edit(created.game_id, created.edit_token)
+    session["new_game"] = created.game_id
+    return redirect(url_for("pages.game", game_id=created.game_id))
+
+
+@bp.get("/g/<game_id>/edit/<token>")
+def claim(game_id: str, token: str) -> Response:
+    with reading() as db:
+        record = matches.get_game(db, game_id)
+        if not matches.token_matches(record, token):
+            raise Forbidden("this edit link is not right: ask for it again")
+    _remember_edit(game_id, token)
+    return redirect(url_for("pages.game", game_id=game_id))
+
+
+def chart(players: list[str], running: list[dict[str, int]], target: int | None) -> dict[str, Any]:
+    """Polylines of the running totals in a fixed viewBox (drawn as inline SVG)."""
+    values = [0] + [v for row in running for v in row.values()]
+    if target:
+        values.append(target)
+    low, high = min(values), max(values)
+    span = max(high - low, 1)
+    steps = max(len(running), 1)
+    inner_w = CHART_WIDTH - CHART_MARGIN - CHART_RIGHT
+    inner_h = CHART_HEIGHT - 2 * CHART_MARGIN
+
+    def x(i: int) -> float:
+        return round(CHART_MARGIN + inner_w * i / steps, 1)
+
+    def y(v: int) -> float:
+        return round(CHART_HEIGHT - CHART_MARGIN - inner_h * (v - low) / span, 1)
+
+    lines = []
+    for seat, name in enumerate(players):
+        points = [(x(0), y(0))] + [(x(i + 1), y(row[name])) for i, row in enumerate(running)]
+        lines.append(
+            {
+                "name": name,
+                "seat": seat,
+                "points": " ".join(f"{px},{py}" for px, py in points),
+                "end": points[-1],
+                "total": running[-1][name] if running else 0,
+            }
+        )
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "lines": lines,
+        "zero": y(0),
+        "target": None if not target else y(target),
+        "target_value": target,
+        "left": CHART_MARGIN,
+        "right": CHART_WIDTH - CHART_RIGHT,
+        "low": low,
+        "high": high,
+        "top": y(high),
+        "bottom": y(low),
+    }
+
+
+@bp.get("/g/<game_id>")
+def game(game_id: str) -> str:
+    with reading() as db:
+        record = matches.get_game(db, game_id)
+        state = matches.game_json(record)
+        editable = can_edit(record)
+        token = _edit_tokens().get(game_id) if editable else None
+    tally = state["tally"]
+    just_created = session.pop("new_game", None) == game_id
+    links = {"read": url_for("pages.game", game_id=game_id, _external=True)}
+    if token:
+        links["edit"] = url_for("pages.claim", game_id=game_id, token=token, _external=True)
+    return render_template(
+        "game.html",
+        state=state,
+        tally=tally,
+        rows=list(zip(state["hands"], tally["running"], strict=True)),
+        chart=chart(state["players"], tally["running"], state["target"]),
+        editable=editable,
+        links=links,
+        just_created=just_created,
+    )
+
+
+def _page_setup(record_game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """What the check and hand pages' script needs: the game, its pieces, its recogniser."""
+    rules = matches.load_rules(record_game, options)
+    return {
+        "game": record_game,
+        "title": GAME_TITLES.get(record_game, record_game),
+        "options": options,
+        "pieces": matches.piece_names(rules),
+        "kind": matches.recogniser_kind(rules),
+        "hand_style": matches.hand_style(record_game),
+        "from_hand": record_game in matches.FROM_HAND_GAMES,
+    }
+
+
+@bp.get("/check")
+def check_free() -> Any:
+    """Dispute mode without a saved game: pick a game (default options)."""
+    games = [g for g in matches.catalogue() if g["available"]]
+    chosen = request.args.get("game") or (games[0]["game"] if games else "")
+    if not games:
+        return render_template("error.html", message="no game is available yet", code=503), 503
+    if chosen not in {g["game"] for g in games}:
+        abort(404)
+    setup = _page_setup(chosen, {})
+    return render_template("check.html", setup=setup, games=games, state=None)
+
+
+@bp.get("/g/<game_id>/check")
+def check_game(game_id: str) -> str:
+    with reading() as db:
+        record = matches.get_game(db, game_id)
+        setup = _page_setup(record.game, dict(record.options))
+        setup["game_id"] = record.id
+        state = matches.game_json(record)
+    return render_template("check.html", setup=setup, games=None, state=state)
+
+
+def _hand_page(
+    record: Game, number: int | None, hand: Any, error: str | None, status: int = 200
+) -> tuple[str, int]:
+    setup = _page_setup(record.game, dict(record.options))
+    setup["game_id"] = record.id
+    setup["players"] = matches.player_names(record)
+    setup["hand"] = hand
+    setup["number"] = number
+    state = matches.game_json(record)
+    page = render_template("hand.html", setup=setup, state=state, number=number, error=error)
+    return page, status
+
+
+@bp.get("/g/<game_id>/hand")
+def new_hand(game_id: str) -> tuple[str, int]:
+    with reading() as db:
+        record = matches.get_game(db, game_id)
+        _require_edit(record)
+        return _hand_page(record, None, None, None)
+
+
+@bp.get("/g/<game_id>/hands/<int:number>/edit")
+def edit_hand_page(game_id: str, number: int) -> tuple[str, int]:
+    with reading() as db:
+        record = matches.get_game(db, game_id)
+        _require_edit(record)
+        return _hand_page(record, number, matches.find_hand(record, number).hand, None)
+
+
+def _posted_hand() -> Any:
+    try:
+        return json.loads(request.form.get("hand", ""))
+    except json.JSONDecodeError:
+        raise BadRequest("the hand was not sent: fill in the hand and confirm again") from None
+
+
+def _save_hand(game_id: str, number: int | None) -> Any:
+    hand = _posted_hand()
+    try:
+        with transaction() as db:
+            record = matches.get_game(db, game_id)
+            _require_edit(record)
+            if number is None:
+                matches.add_hand(db, record, hand)
+            else:
+                matches.edit_hand(db, record, number, hand)
+    except MeldcamError as error:
+        with reading() as db:
+            return _hand_page(matches.get_game(db, game_id), number, hand, str(error), 400)
+    return redirect(url_for("pages.game", game_id=game_id))
+
+
+@bp.post("/g/<game_id>/hands")
+def add_hand(game_id: str) -> Any:
+    return _save_hand(game_id, None)
+
+
+@bp.post("/g/<game_id>/hands/<int:number>")
+def edit_hand(game_id: str, number: int) -> Any:
+    return _save_hand(game_id, number)
+
+
+@bp.post("/g/<game_id>/undo")
+def undo(game_id: str) -> Any:
+    try:
+        with transaction() as db:
+            record = matches.get_game(db, game_id)
+            _require_edit(record)
+            matches.undo_last_hand(db, record)
+    except MeldcamError as error:
+        raise BadRequest(str(error)) from None
+    return redirect(url_for("pages.game", game_id=game_id))

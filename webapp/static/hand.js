@@ -1,0 +1,117 @@
+/* meldcam: end of hand. Each player's pieces from a photo or tapped in; scores previewed by
+   the scorer on every change; "Confirm" posts the hand (with the CSRF token) to be saved. */
+"use strict";
+
+(() => {
+  const setup = Meldcam.readSetup();
+  const winnerSelect = document.getElementById("winner");
+  const knockerSelect = document.getElementById("knocker");
+  const fromHand = document.getElementById("from-hand");
+  const errorBox = document.getElementById("preview-error");
+  const resultBox = document.getElementById("preview-result");
+  const confirm = document.getElementById("confirm");
+  const handInput = document.getElementById("hand-json");
+  const boards = new Map();
+  let asked = 0;
+
+  function hand() {
+    if (setup.hand_style === "racks") {
+      const winner = winnerSelect.value || null;
+      const racks = {};
+      for (const [name, board] of boards) racks[name] = name === winner ? [] : board.labels();
+      const result = { players: setup.players, winner, racks };
+      if (fromHand) result.from_hand = fromHand.checked;
+      return result;
+    }
+    const hands = {};
+    for (const [name, board] of boards) hands[name] = board.labels();
+    return { players: setup.players, knocker: knockerSelect.value, hands };
+  }
+
+  function showWinner() {
+    if (!winnerSelect) return;
+    for (const section of document.querySelectorAll(".player-board")) {
+      const out = section.dataset.player === winnerSelect.value;
+      section.querySelector(".went-out").hidden = !out;
+      section.querySelector(".board-body").hidden = out;
+    }
+  }
+
+  function describe(result) {
+    const rows = setup.players.map((p) => {
+      const tr = Meldcam.el("tr");
+      tr.append(Meldcam.el("th", {}, p));
+      const delta = result.deltas[p] || 0;
+      tr.append(Meldcam.el("td", { class: "delta" }, delta > 0 ? "+" + delta : String(delta)));
+      const deadwood = result.deadwood ? result.deadwood[p] : undefined;
+      tr.append(Meldcam.el("td", { class: "muted" }, deadwood === undefined ? "" : `deadwood ${deadwood}`));
+      return tr;
+    });
+    const table = Meldcam.el("table", { class: "preview" });
+    table.append(...rows);
+    const words = { out: "went out", "remik-from-hand": "remik z ręki (doubled)",
+      "stock-exhausted": "stock ran out", gin: "gin", knock: "knock", undercut: "undercut", tie: "tie" };
+    const head = Meldcam.el("p", { class: "outcome" },
+      `${words[result.outcome] || result.outcome}${result.winner ? ": " + result.winner + " wins the hand" : ""}`);
+    resultBox.replaceChildren(head, table, ...details(result));
+  }
+
+  /** The scorer's melds and layoffs (gin games), so players can see why. */
+  function details(result) {
+    const lines = [];
+    if (result.melds && !Array.isArray(result.melds)) {
+      for (const p of setup.players) {
+        const melds = result.melds[p] || [];
+        const left = result.unmatched ? result.unmatched[p] || [] : [];
+        const text = melds.map((m) => m.join(" ")).join(" · ") || "no melds";
+        lines.push(Meldcam.el("p", { class: "details" },
+          `${p}: ${text}${left.length ? " | deadwood: " + left.join(" ") : ""}`));
+      }
+    }
+    for (const layoff of result.layoffs || []) {
+      lines.push(Meldcam.el("p", { class: "details muted" },
+        `${layoff.player} lays off ${(layoff.cards || layoff.pieces || []).join(" ")}` +
+        (layoff.onto ? ` onto ${layoff.onto.join(" ")}` : "")));
+    }
+    return lines;
+  }
+
+  async function preview() {
+    const ticket = ++asked;
+    const current = hand();
+    handInput.value = JSON.stringify(current);
+    confirm.disabled = true;
+    const answer = await Meldcam.postJSON("/api/score", { game: setup.game, options: setup.options, hand: current });
+    if (ticket !== asked) return;
+    if (answer.ok) {
+      errorBox.hidden = true;
+      describe(answer.data);
+      confirm.disabled = false;
+    } else {
+      errorBox.textContent = answer.data.error;
+      errorBox.hidden = false;
+      resultBox.replaceChildren();
+    }
+    document.body.dataset.judged = String(ticket);
+  }
+
+  const previewSoon = Meldcam.debounce(preview, 150);
+  for (const section of document.querySelectorAll(".player-board")) {
+    boards.set(section.dataset.player, new Meldcam.Board(section, setup, {
+      withMelds: false, onChange: (now) => (now ? preview() : previewSoon()),
+    }));
+  }
+  if (setup.hand) {  // editing a saved hand, or a hand the server sent back with an error
+    const h = setup.hand;
+    if (winnerSelect) winnerSelect.value = h.winner || "";
+    if (knockerSelect && h.knocker) knockerSelect.value = h.knocker;
+    if (fromHand) fromHand.checked = Boolean(h.from_hand);
+    const given = h.racks || h.hands || {};
+    for (const [name, board] of boards) if (Array.isArray(given[name])) board.setPieces(given[name]);
+  }
+  for (const input of [winnerSelect, knockerSelect, fromHand]) {
+    if (input) input.addEventListener("change", () => { showWinner(); previewSoon(); });
+  }
+  showWinner();
+  preview();
+})();
