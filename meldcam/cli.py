@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as error:
-            if error.name == name:  # that package has no commands yet
+            if error.name and name.startswith(error.name):  # that package has no commands yet
                 continue
             raise
         module.register(subparsers)

@@ -62,3 +62,13 @@ def score(game: str, options: Mapping[str, Any] | None, hand: Mapping[str, Any])
         raise HandError("a hand must be a JSON object")
     rules = make_rules(game, options)
     return rules.score_hand(hand).to_json()
+
+
+def hint(
+    game: str, options: Mapping[str, Any] | None, position: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The best move for ``{"table": [...], "rack": [...], "opened": bool}`` (see scorer.hints)."""
+    from scorer.hints import hint as best_move
+
+    rules = make_rules(game, options)
+    return best_move(rules, position).to_json()

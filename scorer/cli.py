@@ -1,4 +1,4 @@
-"""Scorer subcommands: ``check``, ``table``, ``score``, ``games``. JSON on stdout."""
+"""Scorer subcommands: ``check``, ``table``, ``score``, ``hint``, ``games``. JSON on stdout."""
 
 from __future__ import annotations
 
@@ -50,6 +50,16 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _hint(args: argparse.Namespace) -> int:
+    text = sys.stdin.read()
+    try:
+        position = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise HandError(f"the position on stdin is not valid JSON: {error}") from None
+    _print(api.hint(args.game, parse_option_pairs(args.option), position))
+    return 0
+
+
 def _games(args: argparse.Namespace) -> int:
     _print(describe_games())
     return 0
@@ -70,6 +80,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score = subparsers.add_parser("score", help="score one hand read as JSON from stdin")
     _game_args(score)
     score.set_defaults(handler=_score)
+
+    hint = subparsers.add_parser(
+        "hint", help="the most rack pieces to lay down, from a position read as JSON from stdin"
+    )
+    _game_args(hint)
+    hint.set_defaults(handler=_hint)
 
     games = subparsers.add_parser("games", help="list games, options and presets as JSON")
     games.set_defaults(handler=_games)
