@@ -29,6 +29,7 @@ from typing import Any
 
 from scorer.errors import HandError, PieceError
 from scorer.game import HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.hands import read_holdings, read_pieces, read_player, read_players
 from scorer.options import OptionSpec
 from scorer.pieces import Domino, Piece, parse_domino
 from scorer.sets import DOMINO_SETS, check_available, dominoes
@@ -332,37 +333,22 @@ class DominoGinRules:
         return TableVerdict(False, None, f"{left} fit in no meld (deadwood {value} at best)")
 
     def score_hand(self, hand: Mapping[str, Any]) -> HandScore:
-        players = hand.get("players")
-        if isinstance(players, str) or not isinstance(players, Sequence):
-            raise HandError("players must be a list of two names")
-        if len(players) != 2:
-            raise HandError(f"Domino Gin is played by 2 players, not {len(players)}")
-        if not all(isinstance(p, str) and p.strip() for p in players) or players[0] == players[1]:
-            raise HandError("the two players need two different names")
-        knocker = hand.get("knocker")
-        if knocker not in players:
-            raise HandError(f"the knocker {knocker!r} is not one of the players")
+        players = read_players(hand, "Domino Gin", 2, 2)
+        knocker = str(read_player(hand, "knocker", players))
         opponent = players[1] if knocker == players[0] else players[0]
-        hands_in = hand.get("hands")
-        if not isinstance(hands_in, Mapping):
-            raise HandError("hands must map each player to the 7 tiles laid down")
-        unknown = [name for name in hands_in if name not in players]
-        if unknown:
-            raise HandError(f"hands name unknown player(s): {', '.join(map(str, unknown))}")
+        hands_in = read_holdings(hand, "hands", players, "the 7 tiles laid down")
         hands: dict[str, list[Domino]] = {}
         for name in players:
             names = hands_in.get(name)
             if names is None:
                 raise HandError(f"{name} has no hand: list the 7 tiles laid down")
-            if isinstance(names, str) or not isinstance(names, Sequence):
-                raise HandError(f"{name}'s hand must be a list of tiles")
-            tiles = [self.parse(text) for text in names]
+            tiles = read_pieces(names, f"{name}'s hand", self.parse)
             if len(tiles) != HAND_SIZE:
                 raise HandError(
                     f"{name} lays down {len(tiles)} tiles; a Domino Gin hand after the discard "
                     f"has {HAND_SIZE}"
                 )
-            hands[name] = tiles
+            hands[name] = tiles  # type: ignore[assignment]
         self._dominoes(hands[knocker] + hands[opponent], "in the two hands")
 
         knocker_hand = tuple(sorted(hands[knocker]))

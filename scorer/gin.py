@@ -40,6 +40,7 @@ from typing import Any
 
 from scorer.errors import HandError, PieceError
 from scorer.game import HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.hands import read_pieces, read_player, read_players
 from scorer.options import OptionSpec
 from scorer.pieces import RANKS, SUIT_NAMES, Card, CardJoker, Piece, parse_card
 from scorer.sets import cards as card_deck
@@ -374,12 +375,6 @@ class _Outcome:
         return -self.penalties[knocker]
 
 
-def _names(value: Any, what: str) -> list[str]:
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        raise HandError(f"{what} must be a list")
-    return list(value)
-
-
 @dataclass(frozen=True)
 class GinRules:
     """Gin Rummy with its options fixed."""
@@ -471,17 +466,8 @@ class GinRules:
     # -- helpers --
 
     def _read_hand(self, hand: Mapping[str, Any]) -> tuple[list[str], str, dict[str, list[Card]]]:
-        players = _names(hand.get("players"), "players")
-        if any(not isinstance(p, str) or not p.strip() for p in players):
-            raise HandError("player names must be non-empty text")
-        if len(set(players)) != len(players):
-            twice = next(p for p in players if players.count(p) > 1)
-            raise HandError(f"player {twice!r} is named twice")
-        if not 2 <= len(players) <= 4:
-            raise HandError(f"Gin Rummy is for 2 to 4 players, not {len(players)}")
-        knocker = hand.get("knocker")
-        if knocker not in players:
-            raise HandError(f"the knocker {knocker!r} is not one of the players")
+        players = read_players(hand, "Gin Rummy", 2, 4)
+        knocker = str(read_player(hand, "knocker", players))
         given = hand.get("hands")
         if not isinstance(given, Mapping):
             raise HandError("hands must map each player to the cards they laid down")
@@ -493,7 +479,7 @@ class GinRules:
         for name in players:
             if name not in given:
                 raise HandError(f"no cards given for {name}")
-            cards = [self.parse(text) for text in _names(given[name], f"{name}'s hand")]
+            cards = read_pieces(given[name], f"{name}'s hand", self.parse, "cards")
             if len(cards) != size:
                 raise HandError(
                     f"{name} has {len(cards)} cards; with {len(players)} players each hand "

@@ -45,6 +45,8 @@ from scorer.numbertiles import (
     JOKER,
     JOKER_PENALTY,
     NumberTileRules,
+    build_groups,
+    count_grid,
     lonely_tile,
     tile_sort_key,
 )
@@ -57,7 +59,6 @@ COUNT_WEIGHT = 1 << 20
 PARKING_NEEDED = 2
 # the most pieces the melds-changed tie-break lays out again to keep one more table meld
 REPAIR_LIMIT = 40
-_COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
 
 ColourState = tuple[int, int, int]  # open runs of length 1, 2, and 3 or more
 # The search packs a colour's state in 9 bits (3 per count: at most 2 tiles + 4 jokers a
@@ -143,12 +144,8 @@ class _Search:
     def __post_init__(self) -> None:
         width = self.numbers + 3
         colours = len(COLOURS)
-        self.req = [[0] * width for _ in COLOURS]
-        self.opt = [[0] * width for _ in COLOURS]
-        for grid, counter in ((self.req, self.required), (self.opt, self.optional)):
-            for piece, count in counter.items():
-                if isinstance(piece, Tile):
-                    grid[_COLOUR_INDEX[piece.colour]][piece.number] += count
+        self.req = count_grid(self.required, width)
+        self.opt = count_grid(self.optional, width)
         self.avail = [
             [r + o for r, o in zip(self.req[c], self.opt[c], strict=True)] for c in range(colours)
         ]
@@ -433,7 +430,7 @@ class _Search:
             move = self.memo[_key(v, len(COLOURS), state, used, in_groups, most, extras)][1]
             assert isinstance(move, tuple)
             group_jokers, groups = move
-            layout.groups(v, _build_groups(grouped, group_jokers, groups))
+            layout.groups(v, build_groups(grouped, group_jokers, groups))
             if self.canonical:
                 extras = self._park(
                     extras, 4 * groups - in_groups - group_jokers, used + group_jokers
@@ -533,22 +530,6 @@ def _group_count(grouped: int, most: int, jokers: int) -> int | None:
     if total and (4 * count < total or most > count):
         return None
     return count
-
-
-def _build_groups(
-    grouped: Sequence[list[NumberPiece]], jokers: int, count: int
-) -> list[list[NumberPiece]]:
-    """Deal tiles of one number into ``count`` groups (distinct colours), jokers filling up."""
-    if count == 0:
-        return []
-    groups: list[list[NumberPiece]] = [[] for _ in range(count)]
-    for tiles in grouped:
-        targets = sorted(groups, key=len)[: len(tiles)]
-        for group, tile in zip(targets, tiles, strict=True):
-            group.append(tile)
-    for _ in range(jokers):
-        min(groups, key=len).append(JOKER)
-    return [sorted(group, key=tile_sort_key) for group in groups]
 
 
 def solve_number_tiles(

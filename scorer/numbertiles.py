@@ -28,10 +28,12 @@ from typing import Any
 
 from scorer.errors import HandError, PieceError
 from scorer.game import HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.hands import read_from_hand, read_player, read_players, read_racks
 from scorer.pieces import COLOURS, Joker, NumberPiece, Piece, Tile, parse_tile
 from scorer.sets import check_available
 
 JOKER_PENALTY = 30  # a joker left on a rack
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
 JOKER = Joker()
 _COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
 
@@ -41,6 +43,15 @@ def tile_sort_key(piece: Piece) -> tuple[int, int, int]:
     if isinstance(piece, Tile):
         return (0, piece.number, _COLOUR_INDEX[piece.colour])
     return (1, 0, 0)
+
+
+def count_grid(pieces: Counter[NumberPiece], width: int) -> list[list[int]]:
+    """How many tiles there are of each colour (rows, in COLOURS order) and number (columns)."""
+    grid = [[0] * width for _ in COLOURS]
+    for piece, count in pieces.items():
+        if isinstance(piece, Tile):
+            grid[_COLOUR_INDEX[piece.colour]][piece.number] += count
+    return grid
 
 
 def rack_value(pieces: Iterable[NumberPiece]) -> int:
@@ -213,12 +224,8 @@ class _Search:
 
     def __post_init__(self) -> None:
         width = self.numbers + 2
-        self.req = [[0] * width for _ in COLOURS]
-        self.opt = [[0] * width for _ in COLOURS]
-        for grid, counter in ((self.req, self.required), (self.opt, self.optional)):
-            for piece, count in counter.items():
-                if isinstance(piece, Tile):
-                    grid[_COLOUR_INDEX[piece.colour]][piece.number] += count
+        self.req = count_grid(self.required, width)
+        self.opt = count_grid(self.optional, width)
         self.req_jokers = self.required[JOKER]
         self.opt_jokers = self.optional[JOKER]
         self.total_jokers = self.req_jokers + self.opt_jokers
@@ -354,7 +361,7 @@ class _Search:
                 for run in fresh:
                     run_start[id(run)] = v
                 open_runs[c] = extend + fresh
-            for group in _build_groups(grouped, step.group_jokers):
+            for group in build_groups(grouped, step.group_jokers):
                 melds.append((v, len(COLOURS), tuple(group)))
             state, used = tuple(choice[3] for choice in step.colours), step.jokers_used
         for c, runs in enumerate(open_runs):
@@ -377,12 +384,18 @@ def _groups_fit(grouped: Sequence[int], jokers: int) -> bool:
     return 3 * groups <= total
 
 
-def _build_groups(grouped: Sequence[list[NumberPiece]], jokers: int) -> list[list[NumberPiece]]:
-    """Deal tiles of one number into groups (distinct colours each), jokers filling up to 3-4."""
-    total = sum(len(tiles) for tiles in grouped) + jokers
-    if total == 0:
+def build_groups(
+    grouped: Sequence[list[NumberPiece]], jokers: int, count: int | None = None
+) -> list[list[NumberPiece]]:
+    """Deal tiles of one number into ``count`` groups (distinct colours each), jokers filling up.
+
+    ``count`` defaults to the fewest groups of 3-4 that can hold the tiles.
+    """
+    if count is None:
+        total = sum(len(tiles) for tiles in grouped) + jokers
+        count = max(max(len(tiles) for tiles in grouped), -(-total // 4)) if total else 0
+    if count == 0:
         return []
-    count = max(max(len(tiles) for tiles in grouped), -(-total // 4))
     groups: list[list[NumberPiece]] = [[] for _ in range(count)]
     for tiles in grouped:
         targets = sorted(groups, key=len)[: len(tiles)]
@@ -551,49 +564,12 @@ class NumberTileRules:
                 f"unknown key(s) in the hand: {', '.join(sorted(unknown_keys))} "
                 "(use players, winner, racks, from_hand)"
             )
-        players = hand.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-            raise HandError("players must be a list of player names")
-        if not 2 <= len(players) <= 4:
-            raise HandError(f"{self.game} is played by 2 to 4 players, not {len(players)}")
-        if len(set(players)) != len(players):
-            twice = next(p for p in players if players.count(p) > 1)
-            raise HandError(f"player {twice!r} is named twice")
-        winner = hand.get("winner")
-        if winner is not None and winner not in players:
-            raise HandError(f"the winner {winner!r} is not one of the players")
-        from_hand = hand.get("from_hand", False)
-        if not isinstance(from_hand, bool):
-            raise HandError("from_hand must be true or false")
+        players = read_players(hand, self.game, MIN_PLAYERS, MAX_PLAYERS)
+        winner = read_player(hand, "winner", players, optional=True)
+        from_hand = read_from_hand(hand)
         if from_hand and not self.from_hand_doubles:
             raise HandError(f"{self.game} has no 'remik z reki': from_hand must be false")
         if from_hand and winner is None:
             raise HandError("from_hand needs a winner: someone laid out all tiles at once")
-        given = hand.get("racks", {})
-        if not isinstance(given, Mapping):
-            raise HandError("racks must map each player to the tiles left on their rack")
-        strangers = [name for name in given if name not in players]
-        if strangers:
-            raise HandError(f"racks names unknown player(s): {', '.join(map(str, strangers))}")
-        racks: dict[str, list[NumberPiece]] = {}
-        for name in players:
-            names = given.get(name)
-            if names is None:
-                if name != winner:
-                    raise HandError(f"{name} has no rack: list the tiles left on it")
-                names = []
-            if isinstance(names, str) or not isinstance(names, Sequence):
-                raise HandError(f"{name}'s rack must be a list of tile names")
-            racks[name] = [self.parse(text) for text in names]
-            if name == winner and racks[name]:
-                raise HandError(f"the winner {name} went out, so their rack must be empty")
-            if name != winner and not racks[name]:
-                if winner is not None:
-                    raise HandError(
-                        f"{name}'s rack is empty, but only the winner {winner} went out"
-                    )
-                raise HandError(f"{name}'s rack is empty: then {name} went out and is the winner")
-        check_available(
-            [p for rack in racks.values() for p in rack], self.universe, "across the racks"
-        )
-        return players, winner, racks, from_hand
+        racks = read_racks(hand, players, winner, self.parse, self.universe)
+        return players, winner, racks, from_hand  # type: ignore[return-value]

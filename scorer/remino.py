@@ -33,6 +33,7 @@ from typing import Any
 
 from scorer.errors import HandError, PieceError
 from scorer.game import HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.hands import read_from_hand, read_player, read_players, read_racks
 from scorer.options import OptionSpec
 from scorer.pieces import Domino, Piece, parse_domino
 from scorer.sets import DOMINO_SETS, check_available, dominoes
@@ -280,46 +281,19 @@ class ReminoRules:
     # ---- hand end ---------------------------------------------------------------------------
 
     def score_hand(self, hand: Mapping[str, Any]) -> HandScore:
-        players = _players(hand)
-        winner = hand.get("winner")
-        if winner is not None and winner not in players:
-            raise HandError(f"the winner {winner!r} is not one of the players")
-        from_hand = hand.get("from_hand", False)
-        if not isinstance(from_hand, bool):
-            raise HandError("from_hand must be true or false")
-        racks_in = hand.get("racks")
-        if not isinstance(racks_in, Mapping):
-            raise HandError("racks must map each player to the tiles left on their rack")
-        unknown = [name for name in racks_in if name not in players]
-        if unknown:
-            raise HandError(f"racks name unknown player(s): {', '.join(map(str, unknown))}")
-        racks: dict[str, list[Domino]] = {}
+        players = read_players(hand, "Remino", MIN_PLAYERS, MAX_PLAYERS)
+        winner = read_player(hand, "winner", players, optional=True)
+        read_from_hand(hand)  # accepted, no effect (module docstring)
+        racks: dict[str, list[Domino]] = read_racks(  # type: ignore[assignment]
+            hand, players, winner, self.parse, self.universe
+        )
         limit = sum(self.universe.values()) - DEALT * (len(players) - 1)
         for name in players:
-            if name not in racks_in:
-                if name == winner:
-                    racks[name] = []
-                    continue
-                raise HandError(f"{name} has no rack: list the tiles left (or [] if none)")
-            names = racks_in[name]
-            if isinstance(names, str) or not isinstance(names, Sequence):
-                raise HandError(f"{name}'s rack must be a list of tiles")
-            rack = [self.parse(text) for text in names]
-            if len(rack) > limit:
+            if len(racks[name]) > limit:
                 raise HandError(
-                    f"{name} holds {len(rack)} tiles, but with {len(players)} players a rack "
-                    f"can hold at most {limit} (8 dealt plus the whole stock)"
+                    f"{name} holds {len(racks[name])} tiles, but with {len(players)} players a "
+                    f"rack can hold at most {limit} (8 dealt plus the whole stock)"
                 )
-            racks[name] = rack
-        self._dominoes([p for rack in racks.values() for p in rack], "in the racks")
-        if winner is not None and racks[winner]:
-            raise HandError(f"{winner} won by going out, so their rack must be empty")
-        empty = [name for name in players if not racks[name] and name != winner]
-        if empty:
-            who = empty[0]
-            if winner is None:
-                raise HandError(f"{who} has no tiles left, so {who} went out: name them the winner")
-            raise HandError(f"{who} has no tiles left, but only the winner can go out")
         values = {name: self.rack_value(racks[name]) for name in players}
         details: dict[str, Any] = {"rack_values": dict(values)}
         if winner is None:
@@ -336,19 +310,6 @@ class ReminoRules:
         return HandScore(outcome, winner, deltas, None, details)
 
 
-def _players(hand: Mapping[str, Any]) -> list[str]:
-    players = hand.get("players")
-    if isinstance(players, str) or not isinstance(players, Sequence):
-        raise HandError("players must be a list of names")
-    if not all(isinstance(name, str) and name.strip() for name in players):
-        raise HandError("every player needs a name")
-    if len(set(players)) != len(players):
-        raise HandError("players must have different names")
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise HandError(f"Remino is played by 2 to 4 players, not {len(players)}")
-    return list(players)
-
-
 # ---- table layout search ------------------------------------------------------------------
 
 # The search works with a placeholder for "some joker"; real joker tiles are put back at the end.
@@ -357,6 +318,8 @@ _JOKER = Domino(0, 0)
 # Runs longer than this can always be split into runs of 3..5 (a piece of only jokers is a
 # legal meld), so the search never needs longer windows; the layout is merged afterwards.
 MAX_SEARCH_RUN = 5
+# 3 or more spare jokers form a meld of their own: room for 2 is all they can need
+PARKING_NEEDED = 2
 
 
 @dataclass(frozen=True)
@@ -387,129 +350,179 @@ def _merge_runs(layout: list[_Meld]) -> list[_Meld]:
     return merged + sorted(others, key=lambda m: (m.kind, m.key))
 
 
-State = tuple[tuple[Domino, int], ...]
-Option = tuple[_Meld, Counter[Domino], int]  # a meld, the naturals it uses, the jokers it uses
+State = tuple[int, ...]  # how many of each natural tile are left, by index
+# a meld, the indices of the naturals it uses (each once) and as a bit mask, the jokers it uses,
+# the jokers it could still take
+Option = tuple[_Meld, tuple[int, ...], int, int, int]
 
 
 class _TableSearch:
     """Exact search for a partition of a multiset of dominoes (plus jokers) into melds.
 
-    At each step the natural tile with the fewest candidate melds is covered first (a tile with
-    none ends the branch at once); states that failed are remembered. Candidate runs are 3..5
-    long (longer runs split into those), so a layout is found whenever one exists.
+    At each step the natural tile with the fewest candidate melds (first those without jokers)
+    is covered first; a tile with none, or a tile left twice with no two melds that can hold
+    both copies, ends the branch at once; states that failed are remembered. Candidate runs are
+    3..5 long (longer runs split into those), so a layout is found whenever one exists. Tiles
+    are numbered and the tiles left kept as counts and bit masks: the search runs on integers.
+
+    Candidates hold only the jokers they need: inside a run's gaps, or to bring a run or group
+    up to 3 tiles. Any layout becomes one of those by taking out its other jokers, and those
+    fit back where they were; so at the end the spare jokers join melds with room for them, or,
+    3 or more, form a meld of their own. A state is remembered with the room for jokers in the
+    melds already laid (capped at 2, all that 1 or 2 spare jokers can need), which makes the
+    memory exact.
     """
 
     def __init__(self, top: int, naturals: Counter[Domino], jokers: int) -> None:
         self.top = top
         self.start = naturals
         self.jokers = jokers
-        self.failed: set[tuple[State, int]] = set()
+        self.failed: set[tuple[State, int, int]] = set()
+        self.tiles = sorted(tile for tile, count in naturals.items() if count)
+        self.index = {tile: index for index, tile in enumerate(self.tiles)}
+        self.options = [self._options(tile) for tile in self.tiles]
 
     def solve(self) -> list[_Meld] | None:
-        state = tuple(sorted((t, c) for t, c in self.start.items() if c))
-        return self._search(state, self.jokers, [])
+        state = tuple(self.start[tile] for tile in self.tiles)
+        return self._search(state, self.jokers, 0, [])
 
     def stuck_tile(self) -> Domino | None:
         """A tile that fits in no meld at all with the other tiles."""
-        state = tuple(sorted((t, c) for t, c in self.start.items() if c))
-        for tile, _count in state:
-            if next(self.candidates(tile, state, self.jokers), None) is None:
+        state = tuple(self.start[tile] for tile in self.tiles)
+        for index, tile in enumerate(self.tiles):
+            if next(self.candidates(index, state, self.jokers), None) is None:
                 return tile
         return None
 
-    def candidates(self, tile: Domino, state: State, jokers: int) -> Iterator[Option]:
-        """Melds containing ``tile`` made of the tiles in ``state`` and up to ``jokers`` jokers."""
-        counts = dict(state)
-        top = self.top
-        for suit in sorted({tile.low, tile.high}):
-            pos = tile.other_half(suit)
-            for length in range(MIN_RUN, MAX_SEARCH_RUN + 1):
-                for start in range(max(0, pos - length + 1), min(pos, top - length + 1) + 1):
-                    others = [p for p in range(start, start + length) if p != pos]
-                    yield from self._run_fillings(suit, start, pos, others, counts, jokers)
+    def candidates(self, index: int, state: State, jokers: int) -> Iterator[Option]:
+        """Melds holding tile ``index``, made of the tiles left and up to ``jokers`` jokers."""
+        present = _mask(state, 1)
+        for option in self.options[index]:
+            if option[3] <= jokers and option[2] & present == option[2]:
+                yield option
+
+    @staticmethod
+    def _twice(options: list[Option], twice: int, jokers: int) -> bool:
+        """Can two of ``options`` hold two copies of a tile at once?
+
+        ``twice`` has the tiles left at least twice; both copies may go into equal melds.
+        """
+        for i, (_meld, _used, first, first_jokers, _room) in enumerate(options):
+            for _meld2, _used2, second, second_jokers, _room2 in options[i:]:
+                if first_jokers + second_jokers <= jokers and first & second & ~twice == 0:
+                    return True
+        return False
+
+    def _options(self, tile: Domino) -> list[Option]:
+        """Every meld holding ``tile`` with the tiles at the start; fewest jokers, longest first.
+
+        Melds that use the same tiles and as many jokers are listed once.
+        """
+        counts = dict(self.start)
+        found: dict[tuple[tuple[Domino, ...], int], Option] = {}
+        melds = [m for suit in sorted({tile.low, tile.high}) for m in self._runs(tile, suit)]
         total = tile.pips
-        partners = [
-            Domino(low, total - low)
-            for low in range(top + 1)
-            if low <= total - low <= top
-            and Domino(low, total - low) != tile
-            and counts.get(Domino(low, total - low), 0) > 0
-        ]
-        for size in (MIN_GROUP, MAX_GROUP):
-            if size > group_size_limit(total, top):
-                continue
-            for used_jokers in range(min(jokers, size - 1) + 1):
-                for chosen in combinations(partners, size - 1 - used_jokers):
-                    pieces = (tile, *chosen) + (_JOKER,) * used_jokers
-                    yield _Meld("group", total, 0, pieces), Counter((tile, *chosen)), used_jokers
+        limit = min(MAX_GROUP, group_size_limit(total, self.top))
+        if limit >= MIN_GROUP:
+            partners = [
+                Domino(low, total - low)
+                for low in range(self.top + 1)
+                if low <= total - low <= self.top
+                and Domino(low, total - low) != tile
+                and counts.get(Domino(low, total - low), 0) > 0
+            ]
+            for size in range(MIN_GROUP, limit + 1):
+                for chosen in combinations(partners, size - 1):
+                    melds.append(_Meld("group", total, 0, (tile, *chosen)))
+            for partner_count in range(MIN_GROUP - 1):
+                for chosen in combinations(partners, partner_count):
+                    spent = MIN_GROUP - 1 - partner_count
+                    melds.append(_Meld("group", total, 0, (tile, *chosen, *(_JOKER,) * spent)))
+        for meld in melds:
+            used = tuple(sorted(p for p in meld.pieces if p != _JOKER))
+            spent = len(meld.pieces) - len(used)
+            if spent <= self.jokers and (used, spent) not in found:
+                indices = tuple(self.index[p] for p in used)
+                mask = sum(1 << i for i in indices)
+                found[(used, spent)] = (meld, indices, mask, spent, self._room(meld))
+        return sorted(found.values(), key=lambda option: (option[3], -len(option[1])))
 
-    def _run_fillings(
-        self,
-        suit: int,
-        start: int,
-        pos: int,
-        others: list[int],
-        counts: dict[Domino, int],
-        jokers: int,
-    ) -> Iterator[Option]:
-        options: list[list[Domino]] = []
-        for p in others:
-            natural = Domino(suit, p)
-            choice = [natural] if counts.get(natural, 0) > 0 else []
-            options.append([*choice, _JOKER] if jokers else choice)
-            if not options[-1]:
-                return
-        fillings: list[tuple[Domino, ...]] = [()]
-        for choice in options:
-            fillings = [(*f, c) for f in fillings for c in choice]
-        tile = Domino(suit, pos)
-        for filling in fillings:
-            used = filling.count(_JOKER)
-            if used > jokers:
-                continue
-            by_position = dict(zip(others, filling, strict=True))
-            by_position[pos] = tile
-            pieces = tuple(by_position[p] for p in range(start, start + len(others) + 1))
-            naturals = Counter(p for p in (tile, *filling) if p != _JOKER)
-            yield _Meld("run", suit, start, pieces), naturals, used
+    def _runs(self, tile: Domino, suit: int) -> Iterator[_Meld]:
+        """Runs of 3..5 in ``suit`` through ``tile``; a run of 4 or 5 has tiles at both ends."""
+        pos = tile.other_half(suit)
+        top = self.top
+        for length in range(MIN_RUN, MAX_SEARCH_RUN + 1):
+            for start in range(max(0, pos - length + 1), min(pos, top - length + 1) + 1):
+                choices: list[list[Domino]] = []
+                for p in range(start, start + length):
+                    natural = Domino(suit, p)
+                    if p == pos:
+                        choices.append([tile])
+                        continue
+                    end = p in (start, start + length - 1)
+                    choice = [natural] if self.start.get(natural, 0) > 0 else []
+                    if self.jokers and not (end and length > MIN_RUN):
+                        choice.append(_JOKER)
+                    if not choice:
+                        break
+                    choices.append(choice)
+                else:
+                    fillings: list[tuple[Domino, ...]] = [()]
+                    for choice in choices:
+                        fillings = [(*f, c) for f in fillings for c in choice]
+                    for filling in fillings:
+                        yield _Meld("run", suit, start, filling)
 
-    def _search(self, state: State, jokers: int, path: list[_Meld]) -> list[_Meld] | None:
-        if not state:
-            return self._finish(path, jokers)
-        if (state, jokers) in self.failed:
+    def _room(self, meld: _Meld) -> int:
+        """How many more jokers ``meld`` could take."""
+        if meld.kind == "run":
+            return self.top + 1 - len(meld.pieces)
+        return min(MAX_GROUP, group_size_limit(meld.key, self.top)) - len(meld.pieces)
+
+    def _search(
+        self, state: State, jokers: int, room: int, path: list[_Meld]
+    ) -> list[_Meld] | None:
+        if not any(state):
+            return self._finish(path, jokers) if jokers >= MIN_RUN or jokers <= room else None
+        room = min(room, jokers)  # room beyond the jokers left is never used
+        key = (state, jokers, room)
+        if key in self.failed:
             return None
-        # The tile with the fewest melds goes first; counting stops at the best count so far.
+        # The tile with the fewest melds without jokers (then fewest melds) goes first. The
+        # branch ends when a tile left twice has no two melds that can hold both copies.
+        present, twice = _mask(state, 1), _mask(state, 2)
         best: list[Option] | None = None
-        for tile, _count in state:
-            options: list[Option] = []
-            for option in self.candidates(tile, state, jokers):
-                options.append(option)
-                if best is not None and len(options) >= len(best):
-                    break
-            else:
-                best = options
+        best_choice = (0, 0)
+        for index, count in enumerate(state):
+            if not count:
+                continue
+            options = [
+                option
+                for option in self.options[index]
+                if option[3] <= jokers and option[2] & present == option[2]
+            ]
+            if count > 1 and not self._twice(options, twice, jokers):
+                best = []
+                break
+            choice = (sum(1 for option in options if option[3] == 0), len(options))
+            if best is None or choice < best_choice:
+                best, best_choice = options, choice
                 if len(best) <= 1:
                     break
-        # Melds that spend fewer jokers first, then longer ones: tidier layouts, fewer branches.
-        ordered = sorted(best or [], key=lambda option: (option[2], -len(option[0].pieces)))
-        for meld, used, used_jokers in ordered:
-            counts = Counter(dict(state))
-            counts.subtract(used)
-            if any(c < 0 for c in counts.values()):
-                continue
-            next_state = tuple(sorted((t, c) for t, c in counts.items() if c > 0))
-            found = self._search(next_state, jokers - used_jokers, [*path, meld])
+        for meld, used, _used_mask, spent, more in best or []:
+            left = list(state)
+            for index in used:
+                left[index] -= 1
+            found = self._search(
+                tuple(left), jokers - spent, min(PARKING_NEEDED, room + more), [*path, meld]
+            )
             if found is not None:
                 return found
-        self.failed.add((state, jokers))
+        self.failed.add(key)
         return None
 
-    def _finish(self, path: list[_Meld], jokers: int) -> list[_Meld] | None:
-        """Every natural is placed: spare jokers join melds, or form a meld of their own.
-
-        Only a shortcut: the search itself also tries every meld with jokers in it, so a
-        failure here never hides a layout.
-        """
+    def _finish(self, path: list[_Meld], jokers: int) -> list[_Meld]:
+        """Every natural is placed: spare jokers join melds with room, or form their own meld."""
         layout = list(path)
         for _ in range(jokers):
             for index, meld in enumerate(layout):
@@ -518,9 +531,7 @@ class _TableSearch:
                     layout[index] = grown
                     break
             else:
-                if jokers >= MIN_RUN:
-                    return [*path, _Meld("jokers", 0, 0, (_JOKER,) * jokers)]
-                return None
+                return [*path, _Meld("jokers", 0, 0, (_JOKER,) * jokers)]
         return layout
 
     def _grow(self, meld: _Meld) -> _Meld | None:
@@ -529,11 +540,18 @@ class _TableSearch:
                 return _Meld("run", meld.key, meld.start, (*meld.pieces, _JOKER))
             if meld.start > 0:
                 return _Meld("run", meld.key, meld.start - 1, (_JOKER, *meld.pieces))
-        if meld.kind == "group" and len(meld.pieces) < min(
-            MAX_GROUP, group_size_limit(meld.key, self.top)
-        ):
+        if meld.kind == "group" and self._room(meld) > 0:
             return _Meld("group", meld.key, 0, (*meld.pieces, _JOKER))
         return None
+
+
+def _mask(state: State, least: int) -> int:
+    """The tiles left at least ``least`` times, as a bit mask of their indices."""
+    mask = 0
+    for index, count in enumerate(state):
+        if count >= least:
+            mask |= 1 << index
+    return mask
 
 
 def make_rules(options: dict[str, Any]) -> ReminoRules:

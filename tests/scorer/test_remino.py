@@ -238,6 +238,25 @@ def test_full_game_tables_lay_out_fast(rules):
     assert slowest < 5.0
 
 
+def test_random_tables_of_two_double_six_sets_lay_out_fast():
+    """Random 40-50-tile subsets: many tiles twice, four jokers. Some once took 10-44 s."""
+    pool = list(TWO_SIXES.universe.elements())
+    rng = random.Random(11)
+    tables = [rng.sample(pool, rng.randint(40, 50)) for _ in range(12)]
+    tables.append(random.Random(15).sample(pool, 50))  # valid; 41 s before (loaded machine)
+    slowest = 0.0
+    for table in tables:
+        started = time.perf_counter()
+        verdict = TWO_SIXES.arrange_table(table)
+        slowest = max(slowest, time.perf_counter() - started)
+        if verdict.valid:
+            assert_layout(TWO_SIXES, table, verdict)
+        else:
+            assert verdict.reason
+    assert verdict.valid  # the last table lays out
+    assert slowest < 5.0
+
+
 # ---- hand end ---------------------------------------------------------------------------------
 
 
