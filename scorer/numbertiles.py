@@ -461,7 +461,11 @@ class NumberTileRules:
     # -- pieces --------------------------------------------------------------------------
 
     def parse(self, text: str) -> NumberPiece:
-        piece = parse_tile(text)
+        try:
+            piece = parse_tile(text)
+        except PieceError:
+            parse_tile(text, max_number=self.numbers)  # raises, naming this set's own range
+            raise
         self._check_piece(piece)
         return piece
 

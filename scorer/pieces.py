@@ -159,8 +159,8 @@ def _clean(text: str) -> str:
     return cleaned
 
 
-def parse_tile(text: str) -> NumberPiece:
-    """Parse ``red-7`` / ``yellow-7`` / ``joker``."""
+def parse_tile(text: str, max_number: int = MAX_TILE_NUMBER) -> NumberPiece:
+    """Parse ``red-7`` / ``yellow-7`` / ``joker`` with numbers 1..max_number."""
     raw = _clean(text)
     lowered = raw.lower()
     if lowered == "joker":
@@ -172,8 +172,8 @@ def parse_tile(text: str) -> NumberPiece:
     if colour not in COLOURS:
         raise PieceError(f"{raw!r}: unknown colour {match.group(1)!r} (red, orange, blue, black)")
     number = int(match.group(2))
-    if not 1 <= number <= MAX_TILE_NUMBER:
-        raise PieceError(f"{raw!r}: tile numbers run from 1 to {MAX_TILE_NUMBER}")
+    if not 1 <= number <= max_number:
+        raise PieceError(f"{raw!r}: tile numbers run from 1 to {max_number}")
     return Tile(colour, number)
 
 

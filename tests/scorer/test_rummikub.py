@@ -48,7 +48,7 @@ def test_option_errors(options, preset, message):
     "name, message",
     [
         ("red-14", "^red-14: tiles in this set run from 1 to 13$"),
-        ("red-0", "tile numbers run from 1 to 17"),
+        ("red-0", "tile numbers run from 1 to 13"),
         ("purple-3", "unknown colour 'purple'"),
         ("3-8", "not a number tile"),
         ("", "empty piece name"),
