@@ -1,0 +1,423 @@
+"""Synthetic photos of number tiles (Rummikub / Remik) on tables, with exact labels.
+
+Each scene: a procedural table surface (wood, cloth, marble, plastic, paper), tiles in touching
+rows (melds), on a rack, or scattered at any rotation, then camera tilt (perspective), uneven
+light, shadows, glare, blur, noise and JPEG. Several tile printings (ivory / white / cream
+bodies, with or without the face circle, several bold fonts, two joker faces).
+
+A tile is labelled when at least ``MIN_VISIBLE`` of its face is visible (not hidden by another
+tile or cut off by the photo's edge); its box is the axis-aligned box of its visible face corners.
+
+Everything is driven by one integer seed: scene ``i`` of a run uses ``seed * 1_000_003 + i``,
+so any scene can be rebuilt alone.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from vision.labels import MAX_TILE_NUMBER, TILE_COLOURS
+
+MIN_VISIBLE = 0.6
+FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts"))
+FONT_NAMES = (
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSansCondensed-Bold.ttf",
+    "LiberationSans-Bold.ttf",
+    "LiberationSansNarrow-Bold.ttf",
+    "FreeSansBold.ttf",
+    "DejaVuSerif-Bold.ttf",
+)
+# Ink colours in RGB, several printings per colour (orange includes the yellow printings).
+INKS: dict[str, tuple[tuple[int, int, int], ...]] = {
+    "red": ((200, 30, 45), (215, 45, 60), (180, 20, 35), (225, 60, 80)),
+    "orange": ((240, 130, 40), (235, 150, 30), (245, 170, 40), (230, 110, 30), (225, 175, 20)),
+    "blue": ((25, 90, 190), (20, 110, 200), (30, 70, 160), (20, 130, 170)),
+    "black": ((30, 30, 35), (45, 45, 50), (20, 25, 30)),
+}
+
+
+@dataclass(frozen=True)
+class PlacedTile:
+    label: str
+    quad: np.ndarray  # 4x2 face corners in scene pixels (clockwise from top-left of the face)
+
+
+@lru_cache(maxsize=1)
+def font_paths() -> tuple[str, ...]:
+    found: list[str] = []
+    for name in FONT_NAMES:
+        for root in FONT_DIRS:
+            hits = sorted(root.rglob(name)) if root.is_dir() else []
+            if hits:
+                found.append(str(hits[0]))
+                break
+    if not found:
+        raise RuntimeError("no TrueType font found: install fonts-dejavu-core")
+    return tuple(found)
+
+
+@lru_cache(maxsize=64)
+def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size)
+
+
+def random_label(
+    rng: np.random.Generator, max_number: int = MAX_TILE_NUMBER, joker_p: float = 0.05
+) -> str:
+    """A random tile label; numbers above 13 (long Remik sets) are rare, as in play."""
+    if rng.random() < joker_p:
+        return "joker"
+    if max_number > 13 and rng.random() < 0.08:
+        number = int(rng.integers(14, max_number + 1))
+    else:
+        number = int(rng.integers(1, min(13, max_number) + 1))
+    return f"{TILE_COLOURS[int(rng.integers(0, 4))]}-{number}"
+
+
+# ----------------------------------------------------------------------------------- tiles
+
+
+def render_tile(rng: np.random.Generator, label: str, width: int = 120) -> np.ndarray:
+    """One tile face seen from above, RGBA, ``width`` x ``width * ~1.35``; face fills it."""
+    height = int(width * rng.uniform(1.28, 1.42))
+    body = np.array(
+        [
+            (238, 232, 214),
+            (245, 242, 232),
+            (232, 222, 196),
+            (240, 238, 236),
+            (228, 226, 218),
+        ][int(rng.integers(0, 5))],
+        dtype=float,
+    ) + rng.normal(0, 5, 3)
+    body = np.clip(body, 150, 255)
+    scale = 4  # draw large, then shrink: smooth edges
+    big_w, big_h = width * scale, height * scale
+    img = Image.new("RGBA", (big_w, big_h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    radius = int(big_w * rng.uniform(0.06, 0.14))
+    draw.rounded_rectangle(
+        (0, 0, big_w - 1, big_h - 1), radius=radius, fill=(*body.astype(int).tolist(), 255)
+    )
+    # Bevel: a darker rim inside the edge.
+    rim = int(big_w * rng.uniform(0.03, 0.07))
+    rim_col = np.clip(body - rng.uniform(8, 25), 0, 255).astype(int).tolist()
+    draw.rounded_rectangle(
+        (0, 0, big_w - 1, big_h - 1), radius=radius, outline=(*rim_col, 255), width=rim
+    )
+    cx, cy = big_w / 2, big_h * rng.uniform(0.38, 0.45)
+    if rng.random() < 0.75:  # the face circle of many printings
+        r = big_w * rng.uniform(0.33, 0.42)
+        circ = np.clip(body - rng.uniform(3, 14), 0, 255).astype(int).tolist()
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(*circ, 255))
+    if rng.random() < 0.8:  # a small brand line under the number
+        brand_col = np.clip(body - rng.uniform(15, 45), 0, 255).astype(int).tolist()
+        font = _font(font_paths()[int(rng.integers(0, len(font_paths())))], max(8, big_w // 8))
+        draw.text((cx, big_h * 0.86), "Rummikub", fill=(*brand_col, 255), font=font, anchor="mm")
+    if label == "joker":
+        _draw_joker(draw, rng, cx, cy, big_w)
+    else:
+        colour, _, number = label.partition("-")
+        ink = np.array(INKS[colour][int(rng.integers(0, len(INKS[colour])))], float)
+        ink = np.clip(ink + rng.normal(0, 8, 3), 0, 255).astype(int).tolist()
+        text = number
+        size = int(big_w * (rng.uniform(0.5, 0.62) if len(text) == 1 else rng.uniform(0.42, 0.52)))
+        font = _font(font_paths()[int(rng.integers(0, len(font_paths())))], size)
+        bbox = draw.textbbox((0, 0), text, font=font)
+        text_w = bbox[2] - bbox[0]
+        if text_w > big_w * 0.8:
+            size = int(size * big_w * 0.8 / text_w)
+            font = _font(font_paths()[0], size)
+        draw.text((cx, cy), text, fill=(*ink, 255), font=font, anchor="mm")
+        if number in ("6", "9") and rng.random() < 0.5:  # some printings underline 6 and 9
+            w2 = size * 0.3
+            y = cy + size * 0.45
+            draw.line((cx - w2, y, cx + w2, y), fill=(*ink, 255), width=max(2, size // 14))
+    return np.asarray(img.resize((width, height), Image.LANCZOS))
+
+
+def _draw_joker(draw: ImageDraw.ImageDraw, rng, cx: float, cy: float, w: int) -> None:
+    """A smiling face in a ring: the usual joker print (red, black, or multi-coloured)."""
+    palette = [INKS["red"][0], INKS["black"][0], INKS["blue"][0], INKS["orange"][0]]
+    main = palette[int(rng.integers(0, 2))]
+    r = w * rng.uniform(0.26, 0.33)
+    lw = max(3, int(w * 0.035))
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=main, width=lw)
+    if rng.random() < 0.5:
+        r2 = r * 0.82
+        draw.ellipse((cx - r2, cy - r2, cx + r2, cy + r2), outline=palette[2], width=lw // 2 + 1)
+    eye = r * 0.12
+    for dx in (-0.35, 0.35):
+        ex, ey = cx + dx * r, cy - 0.25 * r
+        draw.ellipse(
+            (ex - eye, ey - eye, ex + eye, ey + eye), fill=palette[int(rng.integers(0, 4))]
+        )
+    draw.arc(
+        (cx - r * 0.5, cy - r * 0.3, cx + r * 0.5, cy + r * 0.55), 20, 160, fill=main, width=lw
+    )
+    draw.ellipse((cx - eye * 0.8, cy - eye * 0.4, cx + eye * 0.8, cy + eye * 1.2), fill=palette[3])
+
+
+# ---------------------------------------------------------------------------- backgrounds
+
+
+def _smooth_noise(rng, h: int, w: int, cells: int) -> np.ndarray:
+    small = rng.random((max(2, h // cells), max(2, w // cells))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A table surface, BGR uint8."""
+    kind = ["wood", "cloth", "marble", "plain", "paper", "wood"][int(rng.integers(0, 6))]
+    base = rng.uniform(30, 230, 3)
+    if kind == "wood":
+        base = np.array([rng.uniform(20, 90), rng.uniform(45, 120), rng.uniform(70, 190)])
+        y = np.arange(h, dtype=np.float32)[:, None]
+        warp = _smooth_noise(rng, h, w, 60) * rng.uniform(10, 40)
+        freq = rng.uniform(0.05, 0.25)
+        grain = np.sin((y + warp) * freq + _smooth_noise(rng, h, w, 8) * 3) * 0.5 + 0.5
+        grain = np.broadcast_to(grain, (h, w))
+        tex = (grain * rng.uniform(0.15, 0.4) + 0.8)[..., None] * base[None, None, :]
+        if rng.random() < 0.5:
+            tex = np.rot90(tex).copy()
+            tex = cv2.resize(tex, (w, h))
+    elif kind == "cloth":
+        tex = base[None, None, :] * (0.85 + 0.15 * _smooth_noise(rng, h, w, 40)[..., None])
+        tex = tex + rng.normal(0, 6, (h, w, 1))
+    elif kind == "marble":
+        base = np.array([rng.uniform(170, 240)] * 3) + rng.normal(0, 8, 3)
+        n = _smooth_noise(rng, h, w, 30) * 6 + _smooth_noise(rng, h, w, 5)
+        veins = np.abs(np.sin(n * 3.0)) ** 0.3
+        tex = base[None, None, :] * (0.75 + 0.25 * veins[..., None])
+    elif kind == "paper":
+        base = np.array([rng.uniform(200, 250)] * 3) + rng.normal(0, 6, 3)
+        tex = base[None, None, :] + rng.normal(0, 4, (h, w, 1))
+    else:
+        tex = base[None, None, :] * (0.9 + 0.1 * _smooth_noise(rng, h, w, 80)[..., None])
+    return np.clip(tex, 0, 255).astype(np.uint8)
+
+
+# --------------------------------------------------------------------------------- scenes
+
+
+def _paste(scene: np.ndarray, ids: np.ndarray, tile: np.ndarray, matrix: np.ndarray, idx: int):
+    """Warp an RGBA tile into the BGR scene with a drop shadow; mark its pixels in ``ids``.
+
+    Works on the tile's region of interest only (a full-canvas warp per tile is slow).
+    """
+    h, w = scene.shape[:2]
+    quad = _corners(matrix, tile.shape[1], tile.shape[0])
+    margin = int(tile.shape[1] * 0.15) + 2
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - margin, 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + margin, [w, h])
+    if x1 <= x0 or y1 <= y0:
+        return
+    local = matrix.copy()
+    local[:, 2] -= [x0, y0]
+    roi = scene[y0:y1, x0:x1]
+    rgba = cv2.warpAffine(
+        tile, local, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0)
+    )
+    alpha = rgba[..., 3:4].astype(np.float32) / 255.0
+    # Tile body thickness and shadow: a darkened copy shifted down-right.
+    shift = max(1, int(tile.shape[1] * 0.05))
+    shadow = np.roll(np.roll(alpha, shift, axis=0), shift // 2, axis=1)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), shift * 0.8 + 0.5)
+    if shadow.ndim == 2:
+        shadow = shadow[..., None]
+    out = roi.astype(np.float32) * (1 - 0.45 * shadow)
+    side = np.roll(alpha, max(1, shift // 2), axis=0)
+    side_col = np.array([150, 160, 170], np.float32)
+    out = out * (1 - side) + side_col * side
+    bgr = rgba[..., 2::-1].astype(np.float32)
+    out = out * (1 - alpha) + bgr * alpha
+    roi[:] = np.clip(out, 0, 255).astype(np.uint8)
+    ids[y0:y1, x0:x1][alpha[..., 0] > 0.5] = idx
+
+
+def _tile_matrix(tile_w: int, tile_h: int, cx: float, cy: float, angle: float) -> np.ndarray:
+    matrix = cv2.getRotationMatrix2D((tile_w / 2, tile_h / 2), angle, 1.0)
+    matrix[0, 2] += cx - tile_w / 2
+    matrix[1, 2] += cy - tile_h / 2
+    return matrix
+
+
+def _corners(matrix: np.ndarray, tile_w: int, tile_h: int) -> np.ndarray:
+    pts = np.array([[0, 0], [tile_w, 0], [tile_w, tile_h], [0, tile_h]], np.float32)
+    return pts @ matrix[:, :2].T + matrix[:, 2]
+
+
+def layout(rng: np.random.Generator, h: int, w: int) -> list[tuple[float, float, float, int]]:
+    """Tile centres, angles and widths: (cx, cy, angle_deg, tile_w) in scene pixels.
+
+    Groups of touching rows (melds, racks) at a scene-wide or own angle, plus loose tiles.
+    """
+    long_side = max(h, w)
+    tile_w = int(rng.uniform(0.035, 0.14) * long_side)
+    tile_h = tile_w * 1.35
+    scene_angle = rng.uniform(-15, 15) if rng.random() < 0.6 else rng.uniform(-180, 180)
+    placed: list[tuple[float, float, float, int]] = []
+    for _ in range(int(rng.integers(0, 7))):
+        rack = rng.random() < 0.2
+        angle = scene_angle + (rng.normal(0, 4) if rng.random() < 0.7 else rng.uniform(-90, 90))
+        gap = 0.0 if rack else tile_w * max(0.0, rng.normal(0.02, 0.04))
+        row_step = tile_h * (1.04 if rack else rng.uniform(1.15, 2.0))
+        rad = math.radians(-angle)
+        ux, uy = math.cos(rad), math.sin(rad)  # along the row
+        vx, vy = -uy, ux  # across rows
+        ox, oy = rng.uniform(-0.1, 0.9) * w, rng.uniform(-0.1, 0.9) * h
+        for r in range(int(rng.integers(1, 3))):
+            col = rng.uniform(0, 2) * tile_w
+            for _ in range(int(rng.integers(3, 14 if rack else 9))):
+                cx = ox + ux * col + vx * r * row_step + rng.normal(0, tile_w * 0.02)
+                cy = oy + uy * col + vy * r * row_step + rng.normal(0, tile_w * 0.02)
+                placed.append((cx, cy, angle + rng.normal(0, 1.5), tile_w))
+                col += tile_w + gap + abs(rng.normal(0, tile_w * 0.02))
+    n_loose = int(rng.integers(0, 25)) if placed else int(rng.integers(1, 30))
+    for _ in range(n_loose):
+        size = tile_w if rng.random() < 0.7 else int(tile_w * rng.uniform(1.0, 2.0))
+        angle = rng.uniform(-180, 180) if rng.random() < 0.6 else scene_angle + rng.normal(0, 8)
+        placed.append((rng.uniform(0, w), rng.uniform(0, h), angle, size))
+    return placed
+
+
+def render_scene(
+    seed: int, size: tuple[int, int] | None = None, max_number: int = MAX_TILE_NUMBER
+) -> tuple[np.ndarray, list[tuple[str, list[float]]]]:
+    """A BGR photo and its labelled tiles [(label, [x1, y1, x2, y2]), ...] from one seed."""
+    rng = np.random.default_rng(seed)
+    if size is None:
+        long_side = int(rng.choice([800, 960, 1000, 1100]))
+        short = int(long_side * 0.75)
+        size = (long_side, short) if rng.random() < 0.5 else (short, long_side)
+    w, h = size
+    pad = int(0.15 * max(w, h))  # render larger, then crop: tiles may leave the photo
+    big_w, big_h = w + 2 * pad, h + 2 * pad
+    scene = background(rng, big_h, big_w)
+    ids = np.full((big_h, big_w), -1, np.int32)
+    tiles: list[PlacedTile] = []
+    taken = np.zeros((big_h, big_w), np.uint8)
+    for cx, cy, angle, tile_w in layout(rng, h, w):
+        label = random_label(rng, max_number=max_number)
+        face = render_tile(rng, label, tile_w)
+        th, tw = face.shape[:2]
+        matrix = _tile_matrix(tw, th, cx + pad, cy + pad, angle)
+        quad = _corners(matrix, tw, th)
+        poly = np.zeros_like(taken)
+        cv2.fillConvexPoly(poly, quad.astype(np.int32), 1)
+        area = max(1, int(poly.sum()))
+        if (poly & taken).sum() > 0.25 * area:  # mostly on top of another tile: skip it
+            continue
+        taken |= poly
+        _paste(scene, ids, face, matrix, len(tiles))
+        tiles.append(PlacedTile(label, quad))
+    # Camera: perspective from a random tilt, then crop to the photo.
+    src = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
+    jitter = rng.uniform(-0.12, 0.12, (4, 2)) * [big_w, big_h]
+    dst = (src + jitter).astype(np.float32)
+    dst -= dst.min(axis=0)
+    homography = cv2.getPerspectiveTransform(src, dst)
+    out_w, out_h = int(dst[:, 0].max()), int(dst[:, 1].max())
+    scene = cv2.warpPerspective(scene, homography, (out_w, out_h), borderMode=cv2.BORDER_REFLECT)
+    ids = cv2.warpPerspective(
+        ids.astype(np.float32),
+        homography,
+        (out_w, out_h),
+        flags=cv2.INTER_NEAREST,
+        borderValue=-1,
+    ).astype(np.int32)
+    x0 = int(rng.uniform(0, max(1, out_w - w)))
+    y0 = int(rng.uniform(0, max(1, out_h - h)))
+    scene = cv2.resize(scene[y0 : y0 + h, x0 : x0 + w], (w, h))
+    ids_crop = ids[y0 : y0 + h, x0 : x0 + w]
+    counts = np.bincount(ids_crop[ids_crop >= 0].ravel(), minlength=len(tiles))
+    labels: list[tuple[str, list[float]]] = []
+    for i, tile in enumerate(tiles):
+        quad = cv2.perspectiveTransform(tile.quad[None].astype(np.float32), homography)[0]
+        quad -= [x0, y0]
+        full = cv2.contourArea(quad)
+        if full < 60 or counts[i] < MIN_VISIBLE * full:
+            continue
+        x1, y1 = np.clip(quad.min(axis=0), 0, [w, h])
+        x2, y2 = np.clip(quad.max(axis=0), 0, [w, h])
+        labels.append((tile.label, [float(x1), float(y1), float(x2), float(y2)]))
+    return photo_effects(rng, scene), labels
+
+
+def photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Light, colour cast, glare, blur, noise and JPEG of a phone photo."""
+    h, w = img.shape[:2]
+    out = img.astype(np.float32) / 255.0
+    # Uneven light: a smooth gradient plus a soft blob.
+    gx = np.linspace(rng.uniform(0.6, 1.1), rng.uniform(0.8, 1.2), w, dtype=np.float32)
+    gy = np.linspace(rng.uniform(0.6, 1.1), rng.uniform(0.8, 1.2), h, dtype=np.float32)
+    light = gy[:, None] * gx[None, :]
+    out *= light[..., None]
+    if rng.random() < 0.3:  # glare
+        cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.05, 0.3) * max(w, h)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        glare = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * rng.uniform(0.2, 0.6)
+        out += glare[..., None]
+    if rng.random() < 0.3:  # a broad soft shadow (hand, phone)
+        mask = np.zeros((h, w), np.float32)
+        cv2.circle(
+            mask, (int(rng.uniform(0, w)), int(rng.uniform(0, h))), int(0.3 * max(w, h)), 1, -1
+        )
+        mask = cv2.GaussianBlur(mask, (0, 0), 0.08 * max(w, h))
+        out *= (1 - rng.uniform(0.2, 0.5) * mask)[..., None]
+    out *= np.array([rng.uniform(0.85, 1.1), rng.uniform(0.92, 1.05), rng.uniform(0.85, 1.15)])
+    out = np.clip(out, 0, 1) ** rng.uniform(0.7, 1.4)
+    if rng.random() < 0.5:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.6))
+    elif rng.random() < 0.2:
+        k = int(rng.integers(3, 8))
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2, :] = 1.0 / k
+        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, rot, (k, k))
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
+    out = out + rng.normal(0, rng.uniform(0.0, 0.03), out.shape).astype(np.float32)
+    img = (np.clip(out, 0, 1) * 255).astype(np.uint8)
+    quality = int(rng.integers(40, 96))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
+
+
+def render_test_layout(
+    rows: list[list[str]], tile_w: int = 110, gap: int = 4, margin: int = 60, seed: int = 7
+) -> tuple[np.ndarray, list[tuple[str, list[float]]]]:
+    """A clean, fully specified photo: given rows of labels as touching melds on a table.
+
+    Used by tests and the benchmark: the expected labels and melds are known exactly.
+    """
+    rng = np.random.default_rng(seed)
+    tile_h = int(tile_w * 1.35)
+    width = margin * 2 + max(len(r) for r in rows) * (tile_w + gap)
+    height = margin * 2 + len(rows) * int(tile_h * 1.5)
+    scene = background(np.random.default_rng(seed + 1), height, width)
+    scene = cv2.GaussianBlur(scene, (0, 0), 1.0)
+    ids = np.full(scene.shape[:2], -1, np.int32)
+    labels: list[tuple[str, list[float]]] = []
+    for r, row in enumerate(rows):
+        for c, label in enumerate(row):
+            face = render_tile(rng, label, tile_w)
+            th, tw = face.shape[:2]
+            cx = margin + c * (tile_w + gap) + tw / 2
+            cy = margin + r * int(tile_h * 1.5) + th / 2
+            matrix = _tile_matrix(tw, th, cx, cy, 0.0)
+            _paste(scene, ids, face, matrix, len(labels))
+            quad = _corners(matrix, tw, th)
+            labels.append((label, [*map(float, quad.min(axis=0)), *map(float, quad.max(axis=0))]))
+    return scene, labels
+
+
+def all_labels(max_number: int = MAX_TILE_NUMBER) -> list[str]:
+    return [f"{c}-{n}" for c in TILE_COLOURS for n in range(1, max_number + 1)] + ["joker"]

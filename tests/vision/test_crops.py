@@ -1,0 +1,48 @@
+"""Crops are cut square to the tile, whatever its angle on the table."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.tiles_synth import _corners, _paste, _tile_matrix, background, render_tile
+from vision.crops import CROP_SIZE, cut_crop, tile_angle
+
+
+def table_with_tile(angle: float, seed: int = 1):
+    rng = np.random.default_rng(seed)
+    scene = background(np.random.default_rng(seed + 10), 400, 400)
+    face = render_tile(rng, "blue-7", 100)
+    matrix = _tile_matrix(face.shape[1], face.shape[0], 200, 200, angle)
+    _paste(scene, np.full(scene.shape[:2], -1, np.int32), face, matrix, 0)
+    quad = _corners(matrix, face.shape[1], face.shape[0])
+    return scene, [*quad.min(axis=0), *quad.max(axis=0)]
+
+
+def fold(angle: float) -> float:
+    return (angle + 45) % 90 - 45
+
+
+@pytest.mark.parametrize("angle", [0, 12, -25, 38, 60, 90, 131, -160])
+def test_tile_angle_is_found_modulo_a_quarter_turn(angle):
+    scene, box = table_with_tile(angle)
+    # OpenCV's rotation is counter-clockwise for positive angles; image y points down.
+    assert abs(fold(tile_angle(scene, box) + angle)) < 5
+
+
+@pytest.mark.parametrize("angle", [0, 20, -35, 90, 180])
+def test_crop_is_square_to_the_tile(angle):
+    scene, box = table_with_tile(angle)
+    crop = cut_crop(scene, box)
+    assert crop.shape == (CROP_SIZE, CROP_SIZE, 3)
+    # The tile (light) fills the crop's middle; its border rows are mostly tile too, not table.
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    assert gray[8:-8, 8:-8].mean() > 150
+
+
+def test_crop_at_the_photo_edge_is_padded_grey():
+    image = np.full((100, 100, 3), 255, np.uint8)
+    crop = cut_crop(image, [-40, -40, 30, 50])
+    assert crop.shape == (CROP_SIZE, CROP_SIZE, 3)
+    assert (crop == 114).all(axis=2).any()

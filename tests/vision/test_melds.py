@@ -1,0 +1,67 @@
+"""Meld grouping on known layouts."""
+
+from __future__ import annotations
+
+from vision.melds import group_rows
+
+
+def row(x0: float, y0: float, n: int, w: float = 60, h: float = 80, gap: float = 2):
+    return [[x0 + i * (w + gap), y0, x0 + i * (w + gap) + w, y0 + h] for i in range(n)]
+
+
+def test_two_separate_rows_in_reading_order():
+    boxes = row(100, 400, 4) + row(50, 100, 3)
+    assert group_rows(boxes) == [[4, 5, 6], [0, 1, 2, 3]]
+
+
+def test_two_melds_on_one_line_split_by_a_wide_gap():
+    boxes = row(0, 0, 3) + row(0 + 3 * 62 + 70, 0, 4)
+    assert group_rows(boxes) == [[0, 1, 2], [3, 4, 5, 6]]
+
+
+def test_near_touching_tiles_stay_together_and_order_follows_position():
+    boxes = row(0, 0, 5, gap=15)  # gap a quarter of a tile: still one meld
+    shuffled = [boxes[i] for i in (3, 0, 4, 2, 1)]
+    assert group_rows(shuffled) == [[1, 4, 3, 0, 2]]
+
+
+def test_rack_rows_touching_top_to_bottom_are_separate_groups():
+    boxes = row(0, 0, 6, gap=0) + row(0, 80, 6, gap=0)
+    assert group_rows(boxes) == [[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11]]
+
+
+def test_a_slightly_tilted_row_is_one_group():
+    boxes = [[i * 62, 10 + i * 12, i * 62 + 60, 10 + i * 12 + 80] for i in range(5)]
+    assert group_rows(boxes) == [[0, 1, 2, 3, 4]]
+
+
+def test_a_row_of_quarter_turned_tiles_reads_top_to_bottom():
+    boxes = [[100, 10 + i * 62, 180, 10 + i * 62 + 60] for i in (2, 0, 1)]
+    assert group_rows(boxes) == [[1, 2, 0]]
+
+
+def test_lone_tiles_are_groups_of_one_and_every_tile_is_in_exactly_one_group():
+    boxes = [*row(0, 0, 3), [600, 600, 660, 680], [900, 20, 960, 100]]
+    groups = group_rows(boxes)
+    assert sorted(i for g in groups for i in g) == list(range(5))
+    assert [0, 1, 2] in groups and [3] in groups and [4] in groups
+
+
+def test_tiles_of_very_different_size_are_not_one_row():
+    boxes = [[0, 0, 60, 80], [62, 0, 182, 160]]
+    assert sorted(group_rows(boxes)) == [[0], [1]]
+
+
+def test_empty():
+    assert group_rows([]) == []
+
+
+def test_a_box_inside_a_much_larger_box_is_dropped_but_neighbours_stay():
+    from vision.detector import Detection
+    from vision.tiles import drop_nested
+
+    tile = Detection((0, 0, 100, 135), 0.9, 0)
+    digit = Detection((30, 40, 70, 90), 0.6, 0)  # the printed number found as a "tile"
+    neighbour = Detection((98, 0, 198, 135), 0.9, 0)
+    on_top = Detection((60, 60, 160, 195), 0.8, 0)  # overlapping, same size: a real tile
+    assert drop_nested([tile, digit, neighbour, on_top]) == [tile, neighbour, on_top]

@@ -1,0 +1,45 @@
+"""A tiny end-to-end training run: generator, detector, classifier, ONNX export."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_training_smoke_writes_working_onnx_models(tmp_path):
+    out = tmp_path / "models"
+    work = tmp_path / "work"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vision.training.train_tiles",
+            "--smoke",
+            "--no-real",
+            "--out",
+            str(out),
+            "--work",
+            str(work),
+        ],
+        cwd=ROOT,
+        check=True,
+        timeout=240,
+        capture_output=True,
+    )
+    for name in ("tile_detector.onnx", "tile_classifier.onnx"):
+        assert (out / name).stat().st_size > 10_000
+    session = ort.InferenceSession(str(out / "tile_classifier.onnx"))
+    values, colours = session.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})
+    assert values.shape[0] == 2 and colours.shape == (2, 4)
+    from vision.tiles import TileRecogniser
+
+    result = TileRecogniser(out).recognise(np.full((240, 320, 3), 120, np.uint8))
+    assert result["kind"] == "tiles"

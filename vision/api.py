@@ -1,0 +1,73 @@
+"""Entry point other code uses: ``get_recogniser(kind).recognise(image) -> dict``.
+
+The result is the CLI's JSON object without "image"::
+
+    {"kind": "tiles", "pieces": [{"label", "bbox": [x1, y1, x2, y2], "confidence",
+      "alternatives": [[label, p], ...]}], "melds": [[i, ...], ...], "ms": 12.3}
+
+``image`` is a path, encoded bytes, or an HxWx3 uint8 numpy array in RGB order (pass
+``channels="bgr"`` for OpenCV arrays). EXIF orientation is applied first; boxes are in the pixels
+of the image as displayed. Bad input raises ``vision.errors.ImageError``.
+
+Recognisers are created once per process and kind (thread-safe). The cache is keyed by process
+id, so a worker forked from a parent that already loaded a model builds its own ONNX sessions
+instead of sharing the parent's; spawned workers simply load on first use.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Protocol
+
+from vision.errors import ImageError, RecogniserUnavailable
+
+KINDS: tuple[str, ...] = ("tiles", "dominoes", "cards")
+
+__all__ = ["KINDS", "ImageError", "Recogniser", "RecogniserUnavailable", "get_recogniser"]
+
+
+class Recogniser(Protocol):
+    kind: str
+
+    def recognise(self, image, channels: str = "rgb") -> dict: ...
+
+
+_lock = threading.Lock()
+_cache: dict[tuple[int, str], Recogniser] = {}
+
+
+def _after_fork_in_child() -> None:
+    global _lock
+    _lock = threading.Lock()  # a lock held by another thread at fork time stays held forever
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _build(kind: str) -> Recogniser:
+    if kind == "tiles":
+        from vision.tiles import TileRecogniser
+
+        return TileRecogniser()
+    if kind in ("dominoes", "cards"):
+        raise RecogniserUnavailable(
+            f"reading {kind} from photos is not available yet: only number tiles can be read"
+        )
+    raise RecogniserUnavailable(f"unknown piece kind {kind!r}: use one of {', '.join(KINDS)}")
+
+
+def get_recogniser(kind: str) -> Recogniser:
+    key = (os.getpid(), kind)
+    recogniser = _cache.get(key)
+    if recogniser is not None:
+        return recogniser
+    with _lock:
+        recogniser = _cache.get(key)
+        if recogniser is None:
+            recogniser = _build(kind)
+            for stale in [k for k in _cache if k[0] != key[0]]:
+                del _cache[stale]
+            _cache[key] = recogniser
+    return recogniser

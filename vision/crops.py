@@ -1,0 +1,127 @@
+"""Crops cut from the full-resolution photo around a detected box (shared by training and use).
+
+Tiles lie at any angle, and a box is axis-aligned. Before cutting, the tile's angle modulo a
+quarter turn is estimated from the dominant edge direction around the box (gradient orientation
+histogram, folded four times: a tile's sides, its neighbours' sides and the face circle's frame
+all agree), and the crop is cut square to the tile. What is left for the classifier is a tile at
+one of four quarter turns, which it learned from quarter-turned training crops: far easier
+than any angle.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+CROP_SIZE = 64  # classifier input, square
+CROP_MARGIN = 0.06  # share of the tile's size added on each side
+STORE_SIZE = 80  # training stores crops larger (margin STORE_MARGIN) to augment by re-cropping
+STORE_MARGIN = 0.16
+_ANGLE_PATCH = 96
+
+
+def tile_angle(image: np.ndarray, bbox) -> float:
+    """The tile's angle in degrees, in (-45, 45], from edge directions around the box."""
+    x1, y1, x2, y2 = (float(v) for v in bbox)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    side = max(x2 - x1, y2 - y1, 1.0) * 1.1
+    n = _ANGLE_PATCH
+    s = n / side
+    matrix = np.array([[s, 0, n / 2 - cx * s], [0, s, n / 2 - cy * s]], np.float32)
+    if s < 1:  # shrink without aliasing: blur first
+        region = _region(image, cx, cy, side)
+        if region is None:
+            return 0.0
+        patch_src, ox, oy = region
+        sigma = 0.5 / s
+        patch_src = cv2.GaussianBlur(patch_src, (0, 0), sigma)
+        matrix[0, 2] -= ox * s
+        matrix[1, 2] -= oy * s
+        patch = cv2.warpAffine(patch_src, matrix, (n, n), borderMode=cv2.BORDER_REPLICATE)
+    else:
+        patch = cv2.warpAffine(image, matrix, (n, n), borderMode=cv2.BORDER_REPLICATE)
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray = cv2.GaussianBlur(gray, (0, 0), 1.2)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    weight = (gx * gx + gy * gy) * _window(n)
+    phi = np.arctan2(gy, gx)
+    z = complex((weight * np.cos(4 * phi)).sum(), (weight * np.sin(4 * phi)).sum())
+    if abs(z) < 1e-6:
+        return 0.0
+    return math.degrees(math.atan2(z.imag, z.real) / 4)
+
+
+def _region(image: np.ndarray, cx: float, cy: float, side: float):
+    """The image part around (cx, cy) of about ``side``, and its offset (for cheap blurring)."""
+    half = side * 0.6 + 2
+    ix1, iy1 = max(0, int(cx - half)), max(0, int(cy - half))
+    ix2, iy2 = min(image.shape[1], int(cx + half) + 1), min(image.shape[0], int(cy + half) + 1)
+    if ix2 <= ix1 or iy2 <= iy1:
+        return None
+    return image[iy1:iy2, ix1:ix2], -ix1, -iy1
+
+
+_windows: dict[int, np.ndarray] = {}
+
+
+def _window(n: int) -> np.ndarray:
+    if n not in _windows:
+        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+        sigma = n * 0.35
+        _windows[n] = np.exp(-((xx - n / 2) ** 2 + (yy - n / 2) ** 2) / (2 * sigma * sigma))
+    return _windows[n]
+
+
+def cut_crop(image: np.ndarray, bbox, size: int = CROP_SIZE, margin: float = CROP_MARGIN):
+    """The tile in ``bbox`` cut square to its own sides, portrait when the sides tell, squashed
+    to ``size`` x ``size``; pixels outside the photo are grey (114)."""
+    x1, y1, x2, y2 = (float(v) for v in bbox)
+    box_w, box_h = max(1.0, x2 - x1), max(1.0, y2 - y1)
+    theta = tile_angle(image, bbox)
+    c, s = abs(math.cos(math.radians(theta))), abs(math.sin(math.radians(theta)))
+    det = c * c - s * s
+    if det > 0.35:  # the box's sides give the tile's sides
+        w, h = (c * box_w - s * box_h) / det, (c * box_h - s * box_w) / det
+    else:  # near 45 degrees the sides are ill-defined: cut a square
+        w = h = max(box_w, box_h) / (c + s)
+    big = max(box_w, box_h)
+    w = min(max(w, 0.35 * big), 1.2 * big)
+    h = min(max(h, 0.35 * big), 1.2 * big)
+    angle = theta
+    if w > h * 1.05:  # lying sideways: turn a quarter so that the long side is vertical
+        angle += 90.0
+        w, h = h, w
+    w *= 1 + 2 * margin
+    h *= 1 + 2 * margin
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    # Output pixel (u, v) -> image point: centre + R(angle) @ ((u - size/2) w/size, ...).
+    linear = np.array([[ca * w / size, -sa * h / size], [sa * w / size, ca * h / size]])
+    shift = np.array([(x1 + x2) / 2, (y1 + y2) / 2]) - linear @ np.array([size / 2, size / 2])
+    matrix = np.hstack([linear, shift[:, None]]).astype(np.float32)
+    src = image
+    step = max(w, h) / size
+    if step > 1.5:  # shrinking a lot: blur the region first so that the sampling does not alias
+        region = _region(image, (x1 + x2) / 2, (y1 + y2) / 2, max(box_w, box_h) * 1.4)
+        if region is not None:
+            src, ox, oy = region
+            src = cv2.GaussianBlur(src, (0, 0), 0.45 * step)
+            matrix[0, 2] += ox
+            matrix[1, 2] += oy
+    return cv2.warpAffine(
+        src,
+        matrix,
+        (size, size),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(114, 114, 114),
+    )
+
+
+def to_tensor(crops: list[np.ndarray]) -> np.ndarray:
+    """BGR uint8 crops -> float32 NCHW RGB in 0..1 (the classifier's input)."""
+    batch = np.stack(crops)[..., ::-1].astype(np.float32) / 255.0
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))

@@ -1,0 +1,93 @@
+"""A YOLO detector exported to ONNX, run with onnxruntime (no torch, no ultralytics).
+
+Handles both ONNX output layouts of ultralytics 8.4: end-to-end heads (YOLO26, or ``nms=True``)
+give ``(1, N, 6)`` = x1, y1, x2, y2, score, class in input pixels; classic heads give
+``(1, 4 + nc, N)`` = cx, cy, w, h, class scores, which need NMS (done here with OpenCV).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+def session_options(threads: int | None = None):
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    threads = threads or int(os.environ.get("MELDCAM_THREADS", "0")) or min(2, os.cpu_count() or 1)
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return options
+
+
+def open_session(path: Path):
+    import onnxruntime as ort
+
+    return ort.InferenceSession(
+        str(path), sess_options=session_options(), providers=["CPUExecutionProvider"]
+    )
+
+
+@dataclass(frozen=True)
+class Detection:
+    box: tuple[float, float, float, float]  # x1, y1, x2, y2 in the given image's pixels
+    score: float
+    cls: int
+
+
+class OnnxDetector:
+    def __init__(self, path: Path):
+        self.session = open_session(path)
+        shape = self.session.get_inputs()[0].shape
+        self.input_name = self.session.get_inputs()[0].name
+        self.size = (int(shape[2]), int(shape[3])) if isinstance(shape[2], int) else (416, 416)
+
+    def letterbox(self, bgr: np.ndarray) -> tuple[np.ndarray, float, float, float]:
+        target_h, target_w = self.size
+        h, w = bgr.shape[:2]
+        ratio = min(target_h / h, target_w / w)
+        new_w, new_h = round(w * ratio), round(h * ratio)
+        resized = cv2.resize(bgr, (new_w, new_h), interpolation=cv2.INTER_AREA)
+        pad_x, pad_y = (target_w - new_w) / 2, (target_h - new_h) / 2
+        top, left = round(pad_y - 0.1), round(pad_x - 0.1)
+        canvas = np.full((target_h, target_w, 3), 114, np.uint8)
+        canvas[top : top + new_h, left : left + new_w] = resized
+        return canvas, ratio, left, top
+
+    def detect(self, bgr: np.ndarray, conf: float = 0.25, iou: float = 0.6) -> list[Detection]:
+        canvas, ratio, left, top = self.letterbox(bgr)
+        blob = canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        out = self.session.run(None, {self.input_name: np.ascontiguousarray(blob)})[0]
+        if out.ndim == 3 and out.shape[2] == 6:  # end-to-end: x1 y1 x2 y2 score class
+            rows = out[0]
+            boxes, scores, classes = rows[:, :4], rows[:, 4], rows[:, 5].astype(int)
+        else:  # (1, 4 + nc, N): cx cy w h scores
+            pred = out[0].T
+            scores_all = pred[:, 4:]
+            classes = scores_all.argmax(1)
+            scores = scores_all.max(1)
+            cx, cy, bw, bh = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
+            boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1)
+        keep = scores >= conf
+        boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
+        if len(boxes):
+            xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], 1)
+            idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), conf, iou)
+            idx = np.array(idx, int).reshape(-1)
+            boxes, scores, classes = boxes[idx], scores[idx], classes[idx]
+        h, w = bgr.shape[:2]
+        result = []
+        for box, score, cls in zip(boxes, scores, classes, strict=True):
+            x1 = float(np.clip((box[0] - left) / ratio, 0, w))
+            y1 = float(np.clip((box[1] - top) / ratio, 0, h))
+            x2 = float(np.clip((box[2] - left) / ratio, 0, w))
+            y2 = float(np.clip((box[3] - top) / ratio, 0, h))
+            if x2 - x1 >= 2 and y2 - y1 >= 2:
+                result.append(Detection((x1, y1, x2, y2), float(score), int(cls)))
+        return result

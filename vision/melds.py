@@ -1,0 +1,99 @@
+"""Grouping detected pieces into the rows they lie in (melds on the table, rows of a rack).
+
+Two pieces are neighbours in a row when they lie side by side along their short side: upright
+pieces (box taller than wide) next to each other left-right, pieces turned a quarter (box wider
+than tall) above each other. "Side by side" means the boxes overlap across the row by at least
+half the smaller piece and the gap along the row is at most ``MAX_GAP`` of a piece's width:
+touching or near-touching, as players lay melds. Rows of a rack touch top to bottom, which is
+across the row, so each rack row is its own group.
+
+A group is ordered in reading order along its row (left to right; top to bottom for a vertical
+row). Every piece is in exactly one group; a lone piece is a group of one. Groups are listed in
+reading order of their first piece (top to bottom, then left to right).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+MAX_GAP = 0.45  # of the smaller piece's short side
+MIN_OVERLAP = 0.5  # of the smaller piece's extent across the row
+MAX_SIZE_RATIO = 1.6  # neighbours have about the same size
+
+
+def _upright(box: Sequence[float]) -> bool:
+    return (box[3] - box[1]) >= (box[2] - box[0])
+
+
+def _neighbours(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Whether two boxes lie side by side in one row."""
+    aw, ah = a[2] - a[0], a[3] - a[1]
+    bw, bh = b[2] - b[0], b[3] - b[1]
+    if max(aw, bw) > MAX_SIZE_RATIO * min(aw, bw) or max(ah, bh) > MAX_SIZE_RATIO * min(ah, bh):
+        return False
+    upright = _upright(a) and _upright(b)
+    sideways = not _upright(a) and not _upright(b)
+    if upright:  # row runs left-right
+        across = min(a[3], b[3]) - max(a[1], b[1])
+        gap = max(a[0], b[0]) - min(a[2], b[2])
+        if across < MIN_OVERLAP * min(ah, bh):
+            return False
+        return gap <= MAX_GAP * min(aw, bw)
+    if sideways:  # row runs top-bottom
+        across = min(a[2], b[2]) - max(a[0], b[0])
+        gap = max(a[1], b[1]) - min(a[3], b[3])
+        if across < MIN_OVERLAP * min(aw, bw):
+            return False
+        return gap <= MAX_GAP * min(ah, bh)
+    return False
+
+
+def group_rows(boxes: Sequence[Sequence[float]]) -> list[list[int]]:
+    """Indices of ``boxes`` grouped into rows, each in reading order (see module docstring)."""
+    n = len(boxes)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    # Link each piece only to its nearest neighbour on each side along the row: a piece in a
+    # row has at most two row neighbours, which keeps two crowded rows from fusing.
+    for i in range(n):
+        best: dict[int, tuple[float, int]] = {}
+        for j in range(n):
+            if i == j or not _neighbours(boxes[i], boxes[j]):
+                continue
+            axis = 0 if _upright(boxes[i]) else 1
+            ci = (boxes[i][axis] + boxes[i][axis + 2]) / 2
+            cj = (boxes[j][axis] + boxes[j][axis + 2]) / 2
+            side = 1 if cj > ci else -1
+            distance = abs(cj - ci)
+            if side not in best or distance < best[side][0]:
+                best[side] = (distance, j)
+        for _distance, j in best.values():
+            parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+
+    def centre(i: int) -> tuple[float, float]:
+        b = boxes[i]
+        return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+
+    ordered = []
+    for members in groups.values():
+        xs = [centre(i)[0] for i in members]
+        ys = [centre(i)[1] for i in members]
+        vertical = (max(ys) - min(ys)) > (max(xs) - min(xs))
+        members.sort(key=lambda i: (centre(i)[1], centre(i)[0]) if vertical else centre(i))
+        ordered.append(members)
+    ordered.sort(key=lambda g: (_row_key(boxes, g[0]), centre(g[0])[0]))
+    return ordered
+
+
+def _row_key(boxes: Sequence[Sequence[float]], i: int) -> float:
+    b = boxes[i]
+    return round((b[1] + b[3]) / 2 / max(1.0, b[3] - b[1]))  # same band for pieces of one row

@@ -1,0 +1,141 @@
+"""Number tiles (Rummikub / Remik): detector finds tiles, a classifier reads each crop.
+
+Stage 1, ``tile_detector.onnx``: a class-agnostic YOLO26-nano on the whole photo (letterboxed
+to 512 px), score >= 0.4; boxes nested inside a much larger box are dropped (a printed number
+found as a tile of its own).
+Stage 2, ``tile_classifier.onnx``: small CNNs (an ensemble averaged inside the graph) on 64x64
+crops cut from the full-resolution photo square to each tile (``vision/crops.py``), with two
+heads: value (1-17, joker, or "none": not a tile face) and colour (red, orange, blue, black).
+Each crop is read twice, as is and turned half a turn (the nets learned tiles at all four
+quarter turns, so both views name the same tile), and the readings are averaged.
+
+A label's confidence is P(value) x P(colour) (P(joker) for jokers), times the detector's score
+to the power 1/4; ``alternatives`` are the next most likely labels with probability >= 0.01.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.crops import cut_crop, to_tensor
+from vision.detector import OnnxDetector, open_session
+from vision.imageio import load_image
+from vision.labels import CLASSIFIER_VALUES, JOKER_INDEX, NONE_INDEX, TILE_COLOURS, tile_label
+from vision.melds import group_rows
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+DETECTOR_FILE = "tile_detector.onnx"
+CLASSIFIER_FILE = "tile_classifier.onnx"
+DETECT_CONF = 0.4  # chosen on the trained-on real photos (never on the held-out ones)
+NONE_DROP = 0.5  # drop a box whose crop reads "not a tile face" with at least this probability
+MAX_ALTERNATIVES = 3
+
+
+class TileRecogniser:
+    kind = "tiles"
+
+    def __init__(self, models_dir: Path = MODELS_DIR):
+        detector_path = Path(models_dir) / DETECTOR_FILE
+        classifier_path = Path(models_dir) / CLASSIFIER_FILE
+        for path in (detector_path, classifier_path):
+            if not path.is_file():
+                from vision.errors import RecogniserUnavailable
+
+                raise RecogniserUnavailable(
+                    f"tile model {path} is missing: train it with "
+                    "`python -m vision.training.train_tiles --out models`"
+                )
+        self.detector = OnnxDetector(detector_path)
+        self.classifier = open_session(classifier_path)
+
+    def classify(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(value probs N x 19, colour probs N x 4), averaged over the crop and its half turn."""
+        if not crops:
+            return np.zeros((0, len(CLASSIFIER_VALUES))), np.zeros((0, len(TILE_COLOURS)))
+        views = crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+        values, colours = self.classifier.run(None, {"crops": to_tensor(views)})
+        n = len(crops)
+        return (values[:n] + values[n:]) / 2, (colours[:n] + colours[n:]) / 2
+
+    def recognise(self, image, channels: str = "rgb") -> dict:
+        """Read the tiles of one photo: a path, encoded bytes, or an HxWx3 uint8 array.
+
+        Arrays are RGB unless ``channels="bgr"``. Boxes are in the pixels of the image as
+        displayed (EXIF orientation applied).
+        """
+        started = time.perf_counter()
+        loaded = load_image(image, channels)
+        bgr = loaded.bgr
+        detections = drop_nested(self.detector.detect(bgr, conf=DETECT_CONF))
+        crops = [cut_crop(bgr, d.box) for d in detections]
+        value_probs, colour_probs = self.classify(crops)
+        pieces = []
+        for det, vp, cp in zip(detections, value_probs, colour_probs, strict=True):
+            if vp[NONE_INDEX] >= NONE_DROP:
+                continue
+            ranked = _label_probabilities(vp, cp)
+            label, p = ranked[0]
+            box = [round(v * loaded.scale, 1) for v in det.box]
+            box = [
+                min(box[0], loaded.width),
+                min(box[1], loaded.height),
+                min(box[2], loaded.width),
+                min(box[3], loaded.height),
+            ]
+            pieces.append(
+                {
+                    "label": label,
+                    "bbox": box,
+                    "confidence": round(float(p * det.score**0.25), 4),
+                    "alternatives": [
+                        [alt, round(float(q), 4)]
+                        for alt, q in ranked[1 : 1 + MAX_ALTERNATIVES]
+                        if q >= 0.01
+                    ],
+                }
+            )
+        melds = group_rows([p["bbox"] for p in pieces])
+        return {
+            "kind": self.kind,
+            "pieces": pieces,
+            "melds": melds,
+            "ms": round((time.perf_counter() - started) * 1000, 1),
+        }
+
+
+def drop_nested(detections: list, inside: float = 0.85, smaller: float = 0.5) -> list:
+    """Drop a box lying inside a much larger box (a tile's printed face circle or digit found as
+    a tile of its own): tiles lie side by side or partly on top, never one within another."""
+    kept = []
+    for i, det in enumerate(detections):
+        x1, y1, x2, y2 = det.box
+        area = (x2 - x1) * (y2 - y1)
+        nested = False
+        for j, other in enumerate(detections):
+            if i == j:
+                continue
+            ox1, oy1, ox2, oy2 = other.box
+            other_area = (ox2 - ox1) * (oy2 - oy1)
+            if area >= smaller * other_area:
+                continue
+            inter = max(0.0, min(x2, ox2) - max(x1, ox1)) * max(0.0, min(y2, oy2) - max(y1, oy1))
+            if inter >= inside * area:
+                nested = True
+                break
+        if not nested:
+            kept.append(det)
+    return kept
+
+
+def _label_probabilities(value_probs: np.ndarray, colour_probs: np.ndarray):
+    """Labels by probability, highest first, renormalised without the "none" class."""
+    real = value_probs[:NONE_INDEX] / max(1e-9, float(value_probs[:NONE_INDEX].sum()))
+    scored = [("joker", float(real[JOKER_INDEX]))]
+    for v in range(JOKER_INDEX):
+        for c in range(len(TILE_COLOURS)):
+            scored.append((tile_label(v, c), float(real[v] * colour_probs[c])))
+    scored.sort(key=lambda item: -item[1])
+    return scored

@@ -1,0 +1,278 @@
+"""The tile-face classifier: a small CNN with two heads (value: 1-17, joker, none; colour).
+
+Trained on crops cut around labelled boxes from full-resolution synthetic scenes and trainable
+real photos, plus "none" crops (background, tile edges) so that a false detection can be dropped.
+Augmentation: re-cropping (box jitter), quarter turns and small rotations (tiles lie at any
+angle), light, contrast, blur and noise; no hue shifts (colour is a label).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import CROP_SIZE, STORE_MARGIN, STORE_SIZE, cut_crop
+from vision.labels import CLASSIFIER_VALUES, NONE_INDEX, split_tile_label
+
+
+def _box_iou_max(box, boxes) -> float:
+    if not boxes:
+        return 0.0
+    b = np.array(boxes, np.float32)
+    ix1, iy1 = np.maximum(b[:, 0], box[0]), np.maximum(b[:, 1], box[1])
+    ix2, iy2 = np.minimum(b[:, 2], box[2]), np.minimum(b[:, 3], box[3])
+    inter = np.clip(ix2 - ix1, 0, None) * np.clip(iy2 - iy1, 0, None)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return float((inter / max(area, 1e-6)).max())
+
+
+def collect_crops(items, rng: np.random.Generator, negatives_per_image: int = 2):
+    """Stored crops (N, STORE, STORE, 3) uint8, value and colour targets (colour -1 = none)."""
+    crops, values, colours = [], [], []
+    for image_path, pieces in items:
+        img = cv2.imread(str(image_path))
+        if img is None:
+            continue
+        boxes = []
+        for label, box in pieces:
+            if box is None:
+                continue
+            value, colour = split_tile_label(label)
+            crops.append(cut_crop(img, box, STORE_SIZE, STORE_MARGIN))
+            values.append(value)
+            colours.append(colour)
+            boxes.append(box)
+        h, w = img.shape[:2]
+        sizes = [((b[2] - b[0]), (b[3] - b[1])) for b in boxes] or [(0.08 * w, 0.1 * h)]
+        for _ in range(negatives_per_image):
+            bw, bh = sizes[int(rng.integers(0, len(sizes)))]
+            bw, bh = bw * rng.uniform(0.6, 1.6), bh * rng.uniform(0.6, 1.6)
+            for _attempt in range(10):
+                x1, y1 = rng.uniform(0, max(1, w - bw)), rng.uniform(0, max(1, h - bh))
+                box = (x1, y1, x1 + bw, y1 + bh)
+                # Background, or straddling two tiles / a tile's edge: not one readable face.
+                if _box_iou_max(box, boxes) < 0.45:
+                    crops.append(cut_crop(img, box, STORE_SIZE, STORE_MARGIN))
+                    values.append(NONE_INDEX)
+                    colours.append(-1)
+                    break
+    return np.stack(crops), np.array(values, np.int64), np.array(colours, np.int64)
+
+
+def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A training view of a stored crop, CROP_SIZE square."""
+    # Re-crop: the stored crop has margin STORE_MARGIN; pick a margin in [0, 0.14] with jitter.
+    inner = STORE_SIZE / (1 + 2 * STORE_MARGIN)  # box size in stored pixels
+    margin = rng.uniform(-0.02, 0.14)
+    side = inner * (1 + 2 * margin)
+    sx, sy = side * rng.uniform(0.93, 1.07), side * rng.uniform(0.93, 1.07)
+    cx = STORE_SIZE / 2 + rng.normal(0, inner * 0.04)
+    cy = STORE_SIZE / 2 + rng.normal(0, inner * 0.04)
+    # Crops come square to the tile (vision/crops.py): mostly upright or upside down, sometimes
+    # a quarter off (near 45 degrees, or when the box's sides mislead).
+    quarter = int(rng.choice(4, p=[0.4, 0.1, 0.4, 0.1]))
+    angle = rng.normal(0, 3) + 90 * quarter
+    matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    matrix[0] *= CROP_SIZE / sx
+    matrix[1] *= CROP_SIZE / sy
+    matrix[0, 2] += CROP_SIZE / 2 - cx * CROP_SIZE / sx
+    matrix[1, 2] += CROP_SIZE / 2 - cy * CROP_SIZE / sy
+    out = cv2.warpAffine(
+        crop,
+        matrix,
+        (CROP_SIZE, CROP_SIZE),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REFLECT,
+    ).astype(np.float32)
+    out = out * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
+    mean = out.mean()
+    out = (out - mean) * rng.uniform(0.7, 1.3) + mean
+    out *= rng.uniform(0.92, 1.08, 3)  # mild white balance, never a hue change
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.2))
+    if rng.random() < 0.3:
+        small = int(CROP_SIZE * rng.uniform(0.4, 0.8))
+        out = cv2.resize(cv2.resize(out, (small, small)), (CROP_SIZE, CROP_SIZE))
+    out += rng.normal(0, rng.uniform(0, 8), out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def build_net():
+    import torch
+    from torch import nn
+
+    def block(cin, cout, stride=1, pool=True):
+        layers = [
+            nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        ]
+        return nn.Sequential(*layers, nn.MaxPool2d(2)) if pool else nn.Sequential(*layers)
+
+    class TileNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            # 64 -> 32 (strided) -> 16 -> 8 -> 4: about 16 M multiply-adds per crop.
+            self.features = nn.Sequential(
+                block(3, 24, stride=2, pool=False), block(24, 32), block(32, 64), block(64, 96)
+            )
+            self.trunk = nn.Sequential(
+                nn.Flatten(), nn.Dropout(0.2), nn.Linear(96 * 4 * 4, 192), nn.ReLU(inplace=True)
+            )
+            self.value = nn.Linear(192, len(CLASSIFIER_VALUES))
+            self.colour = nn.Linear(192, 4)
+
+        def forward(self, x):
+            z = self.trunk(self.features(x))
+            return torch.softmax(self.value(z), 1), torch.softmax(self.colour(z), 1)
+
+        def logits(self, x):
+            z = self.trunk(self.features(x))
+            return self.value(z), self.colour(z)
+
+    return TileNet()
+
+
+def _batches(n: int, batch: int, rng: np.random.Generator, weights: np.ndarray):
+    order = rng.choice(n, size=n, replace=True, p=weights / weights.sum())
+    for i in range(0, n, batch):
+        yield order[i : i + batch]
+
+
+def train_classifier(
+    work: Path,
+    epochs: int,
+    seed: int,
+    synth_items,
+    real_items,
+    smoke: bool = False,
+    member: int = 0,
+):
+    """Train (or resume, or just load when finished) ensemble member ``member``; returns it.
+
+    Members share the crops and differ in initialisation and augmentation order (seed + member).
+    """
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed + member)
+    torch.set_num_threads(2)
+    rng = np.random.default_rng(seed)
+    cache = work / "classifier" / ("crops_smoke.npz" if smoke else "crops.npz")
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    started = time.time()
+    if cache.exists():
+        data = np.load(cache)
+        crops, values, colours, is_real = (
+            data["crops"],
+            data["values"],
+            data["colours"],
+            data["is_real"],
+        )
+    else:
+        synth = collect_crops(synth_items(work, "train"), rng)
+        real_list = real_items()
+        parts = [synth]
+        if real_list:
+            parts.append(collect_crops(real_list, rng, negatives_per_image=4))
+        crops = np.concatenate([p[0] for p in parts])
+        values = np.concatenate([p[1] for p in parts])
+        colours = np.concatenate([p[2] for p in parts])
+        is_real = np.concatenate(
+            [np.zeros(len(synth[0]), bool)]
+            + ([np.ones(len(parts[1][0]), bool)] if len(parts) > 1 else [])
+        )
+        np.savez(cache, crops=crops, values=values, colours=colours, is_real=is_real)
+    print(
+        f"classifier: {len(crops)} crops ({int(is_real.sum())} real) in "
+        f"{time.time() - started:.0f} s"
+    )
+    # Real crops are few but they are the target domain: sample each 4x as often.
+    weights = np.where(is_real, 4.0, 1.0)
+    net = build_net()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    steps_per_epoch = max(1, len(crops) // 128 + (1 if len(crops) % 128 else 0))
+    scheduler = torch.optim.lr_scheduler.OneCycleLR(
+        optimiser, max_lr=3e-3, total_steps=epochs * steps_per_epoch, pct_start=0.15
+    )
+    name = "last" + ("" if member == 0 else f"_{member}") + ("_smoke" if smoke else "")
+    checkpoint = work / "classifier" / f"{name}.pt"
+    first_epoch = 0
+    if checkpoint.exists():
+        state = torch.load(checkpoint, weights_only=False)
+        net.load_state_dict(state["net"])
+        optimiser.load_state_dict(state["opt"])
+        scheduler.load_state_dict(state["sched"])
+        first_epoch = state["epoch"] + 1
+        print(f"classifier {member}: resuming after epoch {first_epoch}")
+    value_loss = nn.CrossEntropyLoss(label_smoothing=0.05)
+    colour_loss = nn.CrossEntropyLoss(ignore_index=-1, label_smoothing=0.05)
+    for epoch in range(first_epoch, epochs):
+        net.train()
+        t0, total, right, seen = time.time(), 0.0, 0, 0
+        epoch_rng = np.random.default_rng((seed + member) * 1000 + epoch)
+        for idx in _batches(len(crops), 128, epoch_rng, weights):
+            batch = np.stack([augment(crops[i], epoch_rng) for i in idx])
+            x = torch.from_numpy(batch[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255)
+            v = torch.from_numpy(values[idx])
+            c = torch.from_numpy(colours[idx])
+            v_logits, c_logits = net.logits(x)
+            loss = value_loss(v_logits, v)
+            if (c >= 0).any():
+                loss = loss + colour_loss(c_logits, c)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            scheduler.step()
+            total += float(loss.detach()) * len(idx)
+            right += int((v_logits.argmax(1) == v).sum())
+            seen += len(idx)
+        print(
+            f"classifier: epoch {epoch + 1}/{epochs} loss {total / seen:.3f} "
+            f"value acc {right / seen:.3f} ({time.time() - t0:.0f} s)"
+        )
+        torch.save(
+            {
+                "net": net.state_dict(),
+                "opt": optimiser.state_dict(),
+                "sched": scheduler.state_dict(),
+                "epoch": epoch,
+            },
+            checkpoint,
+        )
+    print(f"classifier {member}: trained ({time.time() - started:.0f} s)")
+    return net
+
+
+def export_classifier(nets: list, path: Path) -> None:
+    """One ONNX file whose outputs are the members' averaged probabilities."""
+    import torch
+    from torch import nn
+
+    class Ensemble(nn.Module):
+        def __init__(self, members):
+            super().__init__()
+            self.members = nn.ModuleList(members)
+
+        def forward(self, x):
+            outs = [m(x) for m in self.members]
+            value = torch.stack([o[0] for o in outs]).mean(0)
+            colour = torch.stack([o[1] for o in outs]).mean(0)
+            return value, colour
+
+    model = Ensemble(nets) if len(nets) > 1 else nets[0]
+    model.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        model,
+        torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),
+        str(path),
+        input_names=["crops"],
+        output_names=["value", "colour"],
+        dynamic_axes={"crops": {0: "n"}, "value": {0: "n"}, "colour": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )

@@ -1,0 +1,44 @@
+"""Make ultralytics work offline and quietly: call ``prepare()`` BEFORE importing ultralytics.
+
+Project-local config dir (under datasets/generated/, git-ignored), no settings sync, no
+auto-install, a local TTF as Arial.ttf so that the font download probe never fires.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+GENERATED = REPO_ROOT / "datasets" / "generated"
+CONFIG_DIR = GENERATED / "ultralytics_config"
+FONT_CANDIDATES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+)
+
+
+def prepare(threads: int = 2) -> None:
+    CONFIG_DIR.mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "false"
+    os.environ["YOLO_CONFIG_DIR"] = str(CONFIG_DIR)
+    os.environ["YOLO_VERBOSE"] = os.environ.get("YOLO_VERBOSE", "true")
+    os.environ.setdefault("OMP_NUM_THREADS", str(threads))
+    font = CONFIG_DIR / "Arial.ttf"
+    if not font.exists():
+        for candidate in FONT_CANDIDATES:
+            if Path(candidate).exists():
+                shutil.copyfile(candidate, font)
+                break
+        else:
+            from datasets.tiles_synth import font_paths
+
+            shutil.copyfile(font_paths()[0], font)
+    from ultralytics import settings
+
+    settings.update({"sync": False})
+    import torch
+
+    torch.set_num_threads(threads)

@@ -1,0 +1,250 @@
+"""Train the number-tile models: ``python -m vision.training.train_tiles --out models``.
+
+One command, fixed seeds, resumable (each stage skips what is already done; the detector resumes
+from its last checkpoint, the classifier from its last epoch):
+
+1. ``generate``: synthetic scenes (datasets/tiles_synth.py) into datasets/generated/tiles/synth;
+2. ``detector``: a class-agnostic YOLO26-nano from its yaml (no download) on synthetic scenes +
+   the trainable real photos (3 copies each; the held-out quarter is never used), trained at
+   384 px and exported to ONNX at 512 px as ``tile_detector.onnx``;
+3. ``classifier``: two small CNNs (value 1-17 / joker / none, and colour) on crops cut from
+   full-resolution synthetic scenes and trainable real photos, exported together (outputs
+   averaged) to ONNX as ``tile_classifier.onnx``.
+
+Stages can be run alone with ``--stage``. ``--smoke`` runs a tiny version of everything (tests).
+Imports ultralytics and torch: never imported at inference time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import shutil
+import time
+from pathlib import Path
+
+import cv2
+
+from datasets.realdata import load_photos, realdata_dir, split_trainable, training_pieces
+from vision.training.offline import GENERATED
+
+SEED = 20261129
+WORK = GENERATED / "tiles"
+
+
+# ------------------------------------------------------------------------------- generate
+
+
+def _render_one(job: tuple[int, str]) -> int:
+    from datasets.tiles_synth import render_scene
+
+    seed, stem = job
+    image_path = Path(stem + ".jpg")
+    if image_path.exists() and Path(stem + ".json").exists():
+        return 0
+    img, labels = render_scene(seed)
+    cv2.imwrite(str(image_path), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    Path(stem + ".json").write_text(
+        json.dumps({"seed": seed, "size": [img.shape[1], img.shape[0]], "pieces": labels})
+    )
+    return len(labels)
+
+
+def generate(work: Path, n_train: int, n_val: int, seed: int, procs: int = 2) -> None:
+    jobs = []
+    for split, count, offset in (("train", n_train, 0), ("val", n_val, 10_000_000)):
+        folder = work / "synth" / split
+        folder.mkdir(parents=True, exist_ok=True)
+        jobs += [(seed * 1_000_003 + offset + i, str(folder / f"{i:05d}")) for i in range(count)]
+    start = time.time()
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(procs) as pool:
+        tiles = sum(pool.imap_unordered(_render_one, jobs, chunksize=8))
+    print(f"generate: {len(jobs)} scenes ({tiles} new tiles) in {time.time() - start:.0f} s")
+
+
+def synth_items(work: Path, split: str) -> list[tuple[Path, list[tuple[str, list[float]]]]]:
+    items = []
+    for meta_path in sorted((work / "synth" / split).glob("*.json")):
+        meta = json.loads(meta_path.read_text())
+        items.append((meta_path.with_suffix(".jpg"), [tuple(p) for p in meta["pieces"]]))
+    return items
+
+
+def real_train_items() -> list[tuple[Path, list[tuple[str, list[float]]]]]:
+    data = realdata_dir()
+    if data is None:
+        print("real photos not found: training on synthetic scenes only")
+        return []
+    train, _held = split_trainable(load_photos(data, "rummikub"))
+    return [(p.image, [(label, list(box)) for label, box in training_pieces(p)]) for p in train]
+
+
+# ------------------------------------------------------------------------------- detector
+
+
+def _write_yolo(images: Path, labels: Path, stem: str, src: Path, pieces) -> None:
+    img = cv2.imread(str(src))
+    h, w = img.shape[:2]
+    dst = images / f"{stem}.jpg"
+    if not dst.exists():
+        shutil.copyfile(src, dst)
+    lines = []
+    for _label, (x1, y1, x2, y2) in pieces:
+        x1, x2 = max(0.0, x1), min(float(w), x2)
+        y1, y2 = max(0.0, y1), min(float(h), y2)
+        if x2 - x1 < 2 or y2 - y1 < 2:
+            continue
+        cx, cy = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h
+        lines.append(f"0 {cx:.6f} {cy:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+    (labels / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+
+
+def build_detector_dataset(work: Path, real: list, real_copies: int) -> Path:
+    root = work / "det"
+    for split in ("train", "val"):
+        (root / "images" / split).mkdir(parents=True, exist_ok=True)
+        (root / "labels" / split).mkdir(parents=True, exist_ok=True)
+    for split in ("train", "val"):
+        for image, pieces in synth_items(work, split):
+            _write_yolo(
+                root / "images" / split, root / "labels" / split, f"s_{image.stem}", image, pieces
+            )
+    for image, pieces in real:
+        for k in range(real_copies):
+            stem = f"r_{image.stem}_{k}"
+            _write_yolo(root / "images" / "train", root / "labels" / "train", stem, image, pieces)
+    data_yaml = root / "data.yaml"
+    data_yaml.write_text(
+        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: tile\n"
+    )
+    return data_yaml
+
+
+def train_detector(
+    work: Path,
+    out: Path,
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    seed: int,
+    real_items,
+    export_imgsz: int | None = None,
+) -> None:
+    """Train at ``imgsz``; export at ``export_imgsz`` (larger reads small tiles better: 512 was
+    chosen on the trained-on real photos, never on the held-out ones)."""
+    from vision.training.offline import prepare
+
+    prepare()
+    from ultralytics import YOLO
+
+    data_yaml = build_detector_dataset(work, real_items(), real_copies=3)
+    run_dir = work / "runs" / "detector"
+    last = run_dir / "weights" / "last.pt"
+    start = time.time()
+    if (run_dir / "weights" / "best.pt").exists() and (run_dir / "done").exists():
+        print("detector: already trained")
+    elif last.exists():
+        print(f"detector: resuming from {last}")
+        YOLO(str(last)).train(resume=True)
+    else:
+        model = YOLO("yolo26n.yaml")
+        model.train(
+            data=str(data_yaml),
+            epochs=epochs,
+            imgsz=imgsz,
+            batch=batch,
+            device="cpu",
+            workers=0,
+            seed=seed,
+            deterministic=True,
+            amp=False,
+            plots=False,
+            fliplr=0.0,
+            flipud=0.0,
+            degrees=0.0,
+            mosaic=1.0,
+            close_mosaic=max(1, epochs // 3),
+            single_cls=True,
+            project=str(run_dir.parent),
+            name=run_dir.name,
+            exist_ok=True,
+            patience=100,
+            verbose=False,
+            val=True,
+        )
+    if not (run_dir / "done").exists():  # training time, kept for the model card
+        (run_dir / "done").write_text(f"{time.time() - start:.0f}\n")
+    best = run_dir / "weights" / "best.pt"
+    exported = YOLO(str(best)).export(
+        format="onnx", imgsz=export_imgsz or imgsz, simplify=False, opset=17, dynamic=False
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(exported, out / "tile_detector.onnx")
+    print(f"detector: {out / 'tile_detector.onnx'} ({time.time() - start:.0f} s)")
+
+
+# ------------------------------------------------------------------------------- classifier
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("models"))
+    parser.add_argument("--work", type=Path, default=WORK)
+    parser.add_argument(
+        "--stage", choices=("all", "generate", "detector", "classifier"), default="all"
+    )
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--scenes", type=int, default=450)
+    parser.add_argument("--val-scenes", type=int, default=40)
+    parser.add_argument("--det-epochs", type=int, default=16)
+    parser.add_argument("--det-imgsz", type=int, default=384, help="training image size")
+    parser.add_argument("--det-export-imgsz", type=int, default=512, help="ONNX input size")
+    parser.add_argument("--cls-epochs", type=int, default=24)
+    parser.add_argument("--cls-members", type=int, default=2, help="classifier ensemble size")
+    parser.add_argument("--smoke", action="store_true", help="tiny run for tests")
+    parser.add_argument("--no-real", action="store_true", help="synthetic scenes only")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.scenes, args.val_scenes, args.det_epochs, args.cls_epochs = 6, 2, 1, 1
+        args.cls_members = 1
+        args.det_imgsz = args.det_export_imgsz = 160
+    started = time.time()
+    real_items = (lambda: []) if args.no_real else real_train_items
+    if args.stage in ("all", "generate"):
+        generate(args.work, args.scenes, args.val_scenes, args.seed)
+    if args.stage in ("all", "detector"):
+        train_detector(
+            args.work,
+            args.out,
+            args.det_epochs,
+            args.det_imgsz,
+            16,
+            args.seed,
+            real_items,
+            export_imgsz=args.det_export_imgsz,
+        )
+    if args.stage in ("all", "classifier"):
+        from vision.training.classifier import export_classifier, train_classifier
+
+        nets = [
+            train_classifier(
+                args.work,
+                args.cls_epochs,
+                args.seed,
+                synth_items,
+                real_items,
+                smoke=args.smoke,
+                member=member,
+            )
+            for member in range(args.cls_members)
+        ]
+        export_classifier(nets, args.out / "tile_classifier.onnx")
+        print(f"classifier: {args.out / 'tile_classifier.onnx'} ({len(nets)} members)")
+    print(f"train_tiles: done in {time.time() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
