@@ -72,8 +72,9 @@ const Meldcam = (() => {
       document.getElementById("picker-title").textContent = options.title;
       const suggestions = document.getElementById("picker-suggestions");
       suggestions.replaceChildren();
-      for (const name of options.suggestions || []) {
-        if (!setup.pieces.includes(name)) continue;
+      const likely = (options.suggestions || []).filter((name) => setup.pieces.includes(name));
+      if (likely.length) suggestions.append(el("span", { class: "muted" }, "Or perhaps:"));
+      for (const name of likely) {
         const button = chip(name, "pick");
         button.addEventListener("click", () => this.choose(name));
         suggestions.append(button);
@@ -135,20 +136,31 @@ const Meldcam = (() => {
       this.svg = root.querySelector(".boxes");
       this.meldsBox = root.querySelector(".melds");
       this.fileInput.addEventListener("change", () => {
-        if (this.fileInput.files.length) this.upload(this.fileInput.files[0]);
+        if (!this.fileInput.files.length) return;
+        const file = this.fileInput.files[0];
+        this.fileInput.value = ""; // so that choosing the same photo again reads it again
+        this.upload(file);
       });
       const addMeld = root.querySelector(".add-meld");
       if (addMeld) addMeld.addEventListener("click", () => { this.meldCount += 1; this.changed(); });
+      // tags are sized in screen pixels: redraw them when the phone turns
+      window.addEventListener("resize", debounce(() => this.renderBoxes(), 200));
       this.render();
     }
 
-    labels() { return this.pieces.map((p) => p.label); }
+    /** Indices of the pieces in the order they are shown (added pieces last). */
+    shownOrder() {
+      const rank = (i) => (this.pieces[i].rank === undefined ? Infinity : this.pieces[i].rank);
+      return this.pieces.map((p, i) => i).sort((a, b) => rank(a) - rank(b) || a - b);
+    }
+
+    labels() { return this.shownOrder().map((i) => this.pieces[i].label); }
 
     /** Non-empty melds as lists of piece names, in order. */
     melds() {
       const groups = [];
       for (let i = 0; i < this.meldCount; i++) {
-        const names = this.pieces.filter((p) => p.meld === i).map((p) => p.label);
+        const names = this.shownOrder().filter((j) => this.pieces[j].meld === i).map((j) => this.pieces[j].label);
         if (names.length) groups.push(names);
       }
       return groups;
@@ -188,7 +200,10 @@ const Meldcam = (() => {
         }
         this.takeRecognition(data);
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        this.setStatus(`Read ${data.pieces.length} pieces in ${seconds} s. Tap a box to correct it.`);
+        const count = data.pieces.length;
+        this.setStatus(count
+          ? `Read ${count} piece${count === 1 ? "" : "s"} in ${seconds} s. Tap a box or a piece to correct it.`
+          : "No pieces found on this photo: take it closer, or tap + to enter them.");
       } catch (error) {
         this.setStatus(error.message || String(error), true);
       } finally {
@@ -208,11 +223,21 @@ const Meldcam = (() => {
       const inMeld = new Map();
       (data.melds || []).forEach((meld, m) => meld.forEach((i) => inMeld.set(i, m)));
       const meldCount = (data.melds || []).length;
+      // chips follow the melds as they lie on the table, each read left to right, then the
+      // loose pieces: the order a player reads them in, not the order the boxes were found in
+      const rank = new Map();
+      const centre = (i) => (data.pieces[i].bbox[0] + data.pieces[i].bbox[2]) / 2;
+      for (const meld of data.melds || []) {
+        const along = meld.length > 1 && centre(meld[0]) > centre(meld[meld.length - 1]) ? [...meld].reverse() : meld;
+        for (const i of along) if (!rank.has(i)) rank.set(i, rank.size);
+      }
+      data.pieces.forEach((p, i) => { if (!rank.has(i)) rank.set(i, rank.size); });
       this.pieces = data.pieces.map((p, i) => ({
         label: p.label, bbox: p.bbox, confidence: p.confidence,
         alternatives: (p.alternatives || []).map((a) => a[0]),
         // pieces the recogniser put in no meld form one more group of their own
         meld: this.withMelds ? (inMeld.has(i) ? inMeld.get(i) : meldCount) : 0,
+        rank: rank.get(i),
       }));
       const loose = this.pieces.some((p) => p.meld === meldCount);
       this.meldCount = this.withMelds ? Math.max(1, meldCount + (loose ? 1 : 0)) : 1;
@@ -222,7 +247,7 @@ const Meldcam = (() => {
     edit(index) {
       const piece = this.pieces[index];
       picker.open(this.setup, {
-        title: `Piece ${index + 1}: ${piece.label}?`,
+        title: `Piece ${index + 1} was read as ${piece.label}. Which is it?`,
         current: piece.label,
         suggestions: piece.alternatives,
         onPick: (name) => { piece.label = name; piece.confidence = 1; piece.corrected = true; this.changed(); },
@@ -258,26 +283,50 @@ const Meldcam = (() => {
       this.renderMelds();
     }
 
+    /**
+     * One box per piece, then one tag per piece on top of every box (so no box hides another
+     * piece's tag). A tag shows the piece as its chip does (number in the tile's colour, card
+     * with suit), sized to its box and kept 11-16 screen pixels high, so that a table of 50
+     * small tiles stays readable on a phone.
+     */
     renderBoxes() {
       this.svg.replaceChildren();
       if (!this.photo) return;
-      // labels about 14 screen pixels high on a phone, whatever the photo's resolution
-      const size = Math.max(14, Math.round(Math.max(this.photo.width, this.photo.height) / 26));
+      const shown = this.svg.getBoundingClientRect().width;
+      const unit = this.photo.width / (shown > 0 ? shown : 360); // image pixels per screen pixel
       const order = this.meldOrder();
+      const tags = [];
       this.pieces.forEach((piece, i) => {
         if (!piece.bbox) return;
         const [x1, y1, x2, y2] = piece.bbox;
         const state = this.meldState(piece.meld, order);
-        const group = svgEl("g", { class: `box m${piece.meld % 6} ${state}${piece.confidence < 0.5 ? " unsure" : ""}${piece.corrected ? " corrected" : ""}`,
-          "data-index": i, tabindex: 0, role: "button" });
-        group.append(svgEl("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: size / 4 }));
-        const text = svgEl("text", { x: x1, y: Math.max(size, y1 - 3), "font-size": size });
-        text.textContent = piece.label;
-        group.append(text);
+        const flags = `${piece.confidence < 0.5 ? " unsure" : ""}${piece.corrected ? " corrected" : ""}`;
+        const group = svgEl("g", { class: `box m${piece.meld % 6} ${state}${flags}`,
+          "data-index": i, "data-piece": piece.label, tabindex: 0, role: "button",
+          "aria-label": `piece ${i + 1}: ${piece.label}` });
+        const title = svgEl("title");
+        title.textContent = piece.label;
+        group.append(title, svgEl("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 3 * unit }));
         group.addEventListener("click", () => this.edit(i));
         group.addEventListener("keydown", (e) => { if (e.key === "Enter") this.edit(i); });
         this.svg.append(group);
+        const face = pieceFace(piece.label);
+        const size = Math.min(16 * unit, Math.max(11 * unit, 0.5 * Math.min(x2 - x1, y2 - y1)));
+        const width = (0.62 * [...face.text].length + 0.5) * size, height = 1.25 * size;
+        // above the box, or inside its top edge when the box touches the top of the photo
+        const top = y1 - height >= 0 ? y1 - height : y1;
+        const colour = face.cls.split(" ").filter((c) => /^[cs]-/.test(c)).join(" ");
+        const tag = svgEl("g", { class: `tag ${colour} ${state}${flags}`,
+          "data-index": i, "aria-hidden": "true" });
+        tag.append(svgEl("rect", { x: x1, y: top, width, height, rx: size / 5 }));
+        const text = svgEl("text", { x: x1 + width / 2, y: top + 0.95 * size, "font-size": size,
+          "text-anchor": "middle" });
+        text.textContent = face.text;
+        tag.append(text);
+        tag.addEventListener("click", () => this.edit(i));
+        tags.push(tag);
       });
+      this.svg.append(...tags);
     }
 
     /** Index of each non-empty meld among the melds sent for checking. */
@@ -304,13 +353,14 @@ const Meldcam = (() => {
         const box = el("div", { class: `meld m${m % 6} ${this.meldState(m, order)}`, "data-meld": m });
         if (this.withMelds) box.append(el("h3", {}, `Meld ${m + 1}`));
         const row = el("div", { class: "chips" });
-        this.pieces.forEach((piece, i) => {
-          if (piece.meld !== m) return;
+        for (const i of this.shownOrder()) {
+          const piece = this.pieces[i];
+          if (piece.meld !== m) continue;
           const button = chip(piece.label, piece.confidence < 0.5 ? "unsure" : "");
           button.dataset.index = i;
           button.addEventListener("click", () => this.edit(i));
           row.append(button);
-        });
+        }
         const add = el("button", { type: "button", class: "chip add", title: "add a piece" }, "+");
         add.addEventListener("click", () => this.add(m));
         row.append(add);
