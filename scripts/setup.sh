@@ -16,9 +16,20 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     .venv/bin/python -m pip install --quiet -e ".[dev,train]"
     echo "$want" > "$stamp"
 fi
-# Browser for the end-to-end web tests: Debian's chromium (Playwright downloads no browser).
-if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "meldcam setup: installing chromium"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+# Debian packages: chromium for the end-to-end web tests (Playwright downloads no browser) and the
+# fonts the synthetic tile generator draws with (datasets/tiles_synth.py FONT_NAMES: the same fonts
+# make the same training data; the shipped models were trained with exactly these).
+apt_packages="chromium fonts-dejavu-core fonts-dejavu-extra fonts-liberation"
+missing=""
+for package in $apt_packages; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
+done
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "meldcam setup: installing$missing"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+    else
+        echo "meldcam setup: please install these Debian packages:$missing" >&2
+    fi
 fi
