@@ -1,0 +1,835 @@
+"""Synthetic photos of playing cards on tables, with exact labels down to each corner index.
+
+Groundwork for issue 5 (cards). A card detector that survives fans and overlaps learns the
+**corner index** (rank over suit symbol), the one thing all deck designs share, so every
+face-up card comes with its quad and the boxes of its *visible* corner indices.
+
+Each scene: a procedural table (``tiles_synth.background``), then any mix of
+
+- fanned hands (later cards on top, turning clockwise, so each card's top-left index shows),
+- laid-down melds: rows of cards overlapping sideways or cascading downwards, or apart,
+- loose cards at any angle, a face-down stock pile and a face-up discard pile,
+- face-down cards (drawn and occluding, never labelled), chips, coins, pencils, score pads,
+
+then per-card glossy glare, camera tilt (perspective) and ``tiles_synth.photo_effects``.
+Card faces are procedural: white / cream stock, rounded corners, an optional frame line, rank
+text in one of several DejaVu / Liberation fonts, suit symbols drawn as shapes or as font
+glyphs, pip layouts for A-10, placeholder court art, a joker; red / black or four-colour
+(diamonds blue or orange, clubs green); two or four corner indices; poker or bridge shape.
+One deck style per scene (a second deck, now and then); cards are dealt from one or two
+shuffled decks with jokers, so a scene never holds more copies of a card than its decks.
+
+Labels (choices, also in docs/choices/cards-synth.md):
+
+- card labels ``AH``..``KS``, ``10D``, ``JK`` (the names of ``scorer.pieces.parse_card``);
+- a corner index is labelled when at least ``CORNER_MIN_VISIBLE`` (90 %) of its box is
+  visible (not hidden by a card, chip or clutter, not cut by the photo's edge) and its box is
+  at least ``MIN_CORNER_PX`` pixels on its short side;
+- a face-up card is reported when it has a labelled corner or at least ``CARD_MIN_VISIBLE``
+  (50 %) of its face is visible; face-down cards are never reported (``face_down`` keeps
+  their quads for tests).
+
+Everything is driven by one integer seed: scene ``i`` of a run uses ``seed * 1_000_003 + i``,
+as for tiles, so any scene can be rebuilt alone.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from datasets.tiles_synth import _corners as piece_corners
+from datasets.tiles_synth import _paste as paste_piece
+from datasets.tiles_synth import _tile_matrix as piece_matrix
+from datasets.tiles_synth import background, photo_effects
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: tuple[str, ...] = ("C", "D", "H", "S")
+JOKER = "JK"
+CORNER_MIN_VISIBLE = 0.9
+CARD_MIN_VISIBLE = 0.5
+MIN_CORNER_PX = 5
+
+FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts"))
+RANK_FONT_NAMES = (
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSansCondensed-Bold.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "DejaVuSerifCondensed-Bold.ttf",
+    "DejaVuSans.ttf",
+    "LiberationSans-Bold.ttf",
+    "LiberationSansNarrow-Bold.ttf",
+    "LiberationSerif-Bold.ttf",
+    "LiberationSerif-Regular.ttf",
+    "LiberationMono-Bold.ttf",
+)
+GLYPH_FONT_NAMES = ("DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "LiberationSans-Bold.ttf")
+SUIT_GLYPHS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
+CORNERS = ("tl", "br", "tr", "bl")  # two-index decks print tl and br
+
+
+def all_labels() -> list[str]:
+    """The 52 card labels and the joker, in deck order."""
+    return [f"{rank}{suit}" for suit in SUITS for rank in RANKS] + [JOKER]
+
+
+@dataclass(frozen=True)
+class CornerIndex:
+    """One visible corner index: which corner of the card, its box and quad in the photo."""
+
+    corner: str  # "tl", "br", "tr" or "bl" as printed on the card (before any rotation)
+    box: tuple[float, float, float, float]  # x1, y1, x2, y2, inside the photo
+    quad: tuple[tuple[float, float], ...]  # 4 points, clockwise from the index's top-left
+    visible: float  # fraction of the index box that is visible
+
+
+@dataclass(frozen=True)
+class CardLabel:
+    label: str
+    quad: tuple[tuple[float, float], ...]  # card corners, clockwise from the face's top-left
+    box: tuple[float, float, float, float]  # the quad's box, clipped to the photo
+    visible: float  # fraction of the face that is visible
+    corners: tuple[CornerIndex, ...]  # only the labelled (>= 90 % visible) indices
+
+
+@dataclass(frozen=True)
+class CardScene:
+    image: np.ndarray  # BGR uint8
+    cards: tuple[CardLabel, ...]  # face-up cards, in drawing order
+    face_down: tuple[tuple[tuple[float, float], ...], ...]  # quads of face-down cards
+
+    def corner_labels(self) -> list[tuple[str, list[float]]]:
+        """Training rows for a corner detector: (card label, [x1, y1, x2, y2]) per index."""
+        return [(c.label, list(k.box)) for c in self.cards for k in c.corners]
+
+
+@dataclass(frozen=True)
+class DeckStyle:
+    """How one deck is printed; frozen so that a style is a plain value."""
+
+    stock: tuple[int, int, int]
+    aspect: float  # height / width: 1.40 poker, 1.56 bridge
+    radius: float  # corner radius / width
+    frame: bool  # a thin line around the face
+    rank_font: str
+    suit_glyph_font: str | None  # None: suit symbols drawn as shapes
+    index_size: float  # rank text height / width
+    index_margin: float  # distance of the index from the edge / width
+    four_index: bool
+    inks: tuple[tuple[int, int, int], ...]  # C, D, H, S
+    joker_ink: tuple[int, int, int]
+    back: tuple[int, int, int]
+    back_pattern: str
+
+
+@lru_cache(maxsize=1)
+def _font_files() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name in (*RANK_FONT_NAMES, *GLYPH_FONT_NAMES):
+        for root in FONT_DIRS:
+            hits = sorted(root.rglob(name)) if root.is_dir() else []
+            if hits:
+                found[name] = str(hits[0])
+                break
+    if not found:
+        raise RuntimeError("no TrueType font found: install fonts-dejavu-core")
+    return found
+
+
+def rank_fonts() -> tuple[str, ...]:
+    files = _font_files()
+    return tuple(files[n] for n in RANK_FONT_NAMES if n in files)
+
+
+def glyph_fonts() -> tuple[str, ...]:
+    files = _font_files()
+    return tuple(files[n] for n in GLYPH_FONT_NAMES if n in files)
+
+
+@lru_cache(maxsize=128)
+def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, max(4, size))
+
+
+def random_style(rng: np.random.Generator) -> DeckStyle:
+    red = (int(rng.uniform(170, 225)), int(rng.uniform(10, 45)), int(rng.uniform(25, 60)))
+    black = tuple(int(v) for v in rng.uniform(10, 45, 3))
+    if rng.random() < 0.2:  # four-colour deck: clubs green, diamonds blue (or orange)
+        green = (int(rng.uniform(10, 40)), int(rng.uniform(110, 150)), int(rng.uniform(40, 80)))
+        if rng.random() < 0.75:
+            diamonds = (int(rng.uniform(10, 40)), int(rng.uniform(60, 110)), 190)
+        else:
+            diamonds = (235, int(rng.uniform(120, 160)), 20)
+        inks = (green, diamonds, red, black)
+    else:
+        inks = (black, red, red, black)
+    stock = [(250, 250, 248), (245, 242, 232), (252, 248, 236), (240, 240, 242)]
+    backs = [(170, 30, 40), (30, 60, 150), (30, 110, 60), (25, 25, 30), (120, 40, 120)]
+    glyphs = glyph_fonts()
+    # Jumbo indices (poker decks, always two-index) on some decks.
+    jumbo = rng.random() < 0.15
+    index_size = float(rng.uniform(0.26, 0.32) if jumbo else rng.uniform(0.14, 0.22))
+    return DeckStyle(
+        stock=stock[int(rng.integers(0, len(stock)))],
+        aspect=1.40 if rng.random() < 0.65 else 1.56,
+        radius=float(rng.uniform(0.04, 0.1)),
+        frame=bool(rng.random() < 0.3),
+        rank_font=rank_fonts()[int(rng.integers(0, len(rank_fonts())))],
+        suit_glyph_font=glyphs[int(rng.integers(0, len(glyphs)))] if rng.random() < 0.5 else None,
+        index_size=index_size,
+        index_margin=float(rng.uniform(0.03, 0.07)),
+        four_index=bool(rng.random() < 0.15) and index_size <= 0.22,
+        inks=inks,
+        joker_ink=red if rng.random() < 0.5 else black,
+        back=backs[int(rng.integers(0, len(backs)))],
+        back_pattern=("lattice", "dots", "plain", "stripes")[int(rng.integers(0, 4))],
+    )
+
+
+# ------------------------------------------------------------------------------ card faces
+
+
+def _suit_stamp(style: DeckStyle, suit: str, size: int) -> Image.Image:
+    """One suit symbol, ``size`` px square, RGBA, upright."""
+    ink = (*style.inks[SUITS.index(suit)], 255)
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    if style.suit_glyph_font is not None:
+        font = _font(style.suit_glyph_font, int(size * 1.15))
+        draw.text((size / 2, size / 2), SUIT_GLYPHS[suit], fill=ink, font=font, anchor="mm")
+        box = img.getbbox()
+        if box is not None:  # fit the glyph's ink to the square
+            img = img.crop(box)
+            scale = size / max(img.size)
+            img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))))
+            out = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+            out.paste(img, ((size - img.width) // 2, (size - img.height) // 2))
+            return out
+        return img
+    s = size
+
+    def circle(x: float, y: float, r: float) -> None:
+        draw.ellipse(((x - r) * s, (y - r) * s, (x + r) * s, (y + r) * s), fill=ink)
+
+    def poly(points: list[tuple[float, float]]) -> None:
+        draw.polygon([(x * s, y * s) for x, y in points], fill=ink)
+
+    if suit == "D":
+        poly([(0.5, 0.0), (0.88, 0.5), (0.5, 1.0), (0.12, 0.5)])
+    elif suit == "H":
+        circle(0.28, 0.3, 0.25)
+        circle(0.72, 0.3, 0.25)
+        poly([(0.04, 0.38), (0.96, 0.38), (0.5, 0.98)])
+    elif suit == "S":
+        circle(0.3, 0.56, 0.22)
+        circle(0.7, 0.56, 0.22)
+        poly([(0.09, 0.5), (0.91, 0.5), (0.5, 0.02)])
+        poly([(0.5, 0.55), (0.3, 0.99), (0.7, 0.99)])
+    else:
+        circle(0.5, 0.26, 0.22)
+        circle(0.27, 0.58, 0.22)
+        circle(0.73, 0.58, 0.22)
+        circle(0.5, 0.5, 0.12)
+        poly([(0.5, 0.5), (0.3, 0.99), (0.7, 0.99)])
+    return img
+
+
+def _index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
+    """The corner index (rank over suit, or JOKER spelled downwards), cropped to its ink."""
+    text_h = max(6, int(style.index_size * width))
+    if label == JOKER:
+        ink = (*style.joker_ink, 255)
+        text_h = min(text_h, int(0.17 * width))  # JOKER spelled downwards: keep it short
+        font = _font(style.rank_font, int(text_h * 0.62))
+        img = Image.new("RGBA", (text_h * 2, text_h * 5), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(img)
+        for i, letter in enumerate("JOKER"):
+            draw.text((text_h, i * text_h * 0.62), letter, fill=ink, font=font, anchor="mt")
+    else:
+        rank, suit = label[:-1], label[-1]
+        ink = (*style.inks[SUITS.index(suit)], 255)
+        font = _font(style.rank_font, int(text_h * 1.3))
+        img = Image.new("RGBA", (text_h * 3, text_h * 3), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(img)
+        draw.text((text_h * 1.5, 0), rank, fill=ink, font=font, anchor="mt")
+        top = draw.textbbox((text_h * 1.5, 0), rank, font=font, anchor="mt")
+        if top[2] - top[0] > text_h * 1.1:  # "10" squeezed by the narrow index column
+            squeezed = img.crop((0, 0, img.width, top[3] + 1))
+            squeezed = squeezed.resize((int(squeezed.width * 0.75), squeezed.height))
+            img = Image.new("RGBA", img.size, (0, 0, 0, 0))
+            img.paste(squeezed, (int(img.width * 0.125), 0))
+        pip = _suit_stamp(style, suit, int(text_h * 0.8))
+        img.alpha_composite(pip, (int(text_h * 1.5 - pip.width / 2), int(top[3] + text_h * 0.15)))
+    box = img.getbbox()
+    return img.crop(box) if box is not None else img
+
+
+# Pip centres as (x, y) fractions of the pip area; y > 0.5 pips are printed upside down.
+_L, _C, _R = 0.0, 0.5, 1.0
+PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((_C, 0.5),),
+    2: ((_C, 0.0), (_C, 1.0)),
+    3: ((_C, 0.0), (_C, 0.5), (_C, 1.0)),
+    4: ((_L, 0.0), (_R, 0.0), (_L, 1.0), (_R, 1.0)),
+    5: ((_L, 0.0), (_R, 0.0), (_C, 0.5), (_L, 1.0), (_R, 1.0)),
+    6: ((_L, 0.0), (_R, 0.0), (_L, 0.5), (_R, 0.5), (_L, 1.0), (_R, 1.0)),
+    7: ((_L, 0.0), (_R, 0.0), (_C, 0.25), (_L, 0.5), (_R, 0.5), (_L, 1.0), (_R, 1.0)),
+    8: ((_L, 0.0), (_R, 0.0), (_C, 0.25), (_L, 0.5), (_R, 0.5), (_C, 0.75), (_L, 1.0), (_R, 1.0)),
+    9: (
+        *((_L, y) for y in (0.0, 1 / 3, 2 / 3, 1.0)),
+        *((_R, y) for y in (0.0, 1 / 3, 2 / 3, 1.0)),
+        (_C, 0.5),
+    ),
+    10: (
+        *((_L, y) for y in (0.0, 1 / 3, 2 / 3, 1.0)),
+        *((_R, y) for y in (0.0, 1 / 3, 2 / 3, 1.0)),
+        (_C, 1 / 6),
+        (_C, 5 / 6),
+    ),
+}
+
+
+def render_card(
+    rng: np.random.Generator, style: DeckStyle, label: str, width: int
+) -> tuple[np.ndarray, dict[str, tuple[float, float, float, float]]]:
+    """A face-up card, RGBA (RGB order), and its index boxes in card pixels by corner name."""
+    ss = 2  # draw at twice the size, then shrink: smooth edges
+    big_w = width * ss
+    big_h = round(width * style.aspect) * ss
+    img = Image.new("RGBA", (big_w, big_h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    stock = tuple(int(np.clip(v + rng.normal(0, 3), 0, 255)) for v in style.stock)
+    radius = int(style.radius * big_w)
+    edge = tuple(max(0, v - 60) for v in stock)
+    draw.rounded_rectangle(
+        (0, 0, big_w - 1, big_h - 1), radius=radius, fill=(*stock, 255), outline=(*edge, 255)
+    )
+    if style.frame:
+        m = int(big_w * 0.025)
+        draw.rounded_rectangle(
+            (m, m, big_w - 1 - m, big_h - 1 - m),
+            radius=max(1, radius - m),
+            outline=(*style.inks[3], 255),
+            width=max(1, big_w // 120),
+        )
+    index = _index_stamp(style, label, big_w)
+    margin = int(style.index_margin * big_w) + (int(big_w * 0.03) if style.frame else 0)
+    margin = max(margin, radius // 3)
+    _draw_centre(rng, draw, img, style, label, big_w, big_h, index.width + margin)
+    # The indices go on last: court art and pips never cover them.
+    x0, y0 = margin, int(margin * 1.2)
+    boxes: dict[str, tuple[float, float, float, float]] = {}
+    upside_down = index.rotate(180)
+    spots = {
+        "tl": (x0, y0, index),
+        "br": (big_w - x0 - index.width, big_h - y0 - index.height, upside_down),
+    }
+    if style.four_index:
+        spots["tr"] = (big_w - x0 - index.width, y0, index)
+        spots["bl"] = (x0, big_h - y0 - index.height, upside_down)
+    for name, (x, y, stamp) in spots.items():
+        img.alpha_composite(stamp, (x, y))
+        pad = 0.5
+        boxes[name] = (
+            (x - pad) / ss,
+            (y - pad) / ss,
+            (x + stamp.width + pad) / ss,
+            (y + stamp.height + pad) / ss,
+        )
+    small = img.resize((width, big_h // ss), Image.LANCZOS)
+    return np.asarray(small), boxes
+
+
+def _draw_centre(
+    rng: np.random.Generator,
+    draw: ImageDraw.ImageDraw,
+    img: Image.Image,
+    style: DeckStyle,
+    label: str,
+    w: int,
+    h: int,
+    index_w: int,
+) -> None:
+    """Pips, court placeholder art or the joker, between the index columns."""
+    x0, x1 = index_w + w * 0.04, w - index_w - w * 0.04
+    y0, y1 = h * 0.1, h * 0.9
+    if x1 - x0 < w * 0.36:  # jumbo indices: small art in the middle, as such decks print it
+        x0, x1, y0, y1 = w * 0.36, w * 0.64, h * 0.3, h * 0.7
+    if label == JOKER:
+        ink = (*style.joker_ink, 255)
+        cx, cy, r = w / 2, h / 2, (x1 - x0) * 0.4
+        points = []
+        for k in range(10):
+            rr = r if k % 2 == 0 else r * 0.45
+            a = math.pi / 2 + k * math.pi / 5
+            points.append((cx + rr * math.cos(a), cy - rr * math.sin(a)))
+        draw.polygon(points, fill=ink)
+        font = _font(style.rank_font, int((x1 - x0) * 0.22))
+        draw.text((cx, y0 + h * 0.05), "JOKER", fill=ink, font=font, anchor="mt")
+        return
+    rank, suit = label[:-1], label[-1]
+    ink = (*style.inks[SUITS.index(suit)], 255)
+    if rank in ("J", "Q", "K"):
+        # Placeholder court art: a framed, mirrored panel with bands, a letter and a pip.
+        fx0, fy0, fx1, fy1 = int(x0), int(y0), int(x1), int(y1)
+        draw.rectangle((fx0, fy0, fx1, fy1), outline=ink, width=max(2, w // 80))
+        mid = (fy0 + fy1) // 2
+        palette = [(200, 40, 40), (40, 60, 170), (230, 190, 40), (30, 30, 30), (240, 240, 240)]
+        y = fy0 + 3
+        while y < mid:
+            band = int(rng.uniform(0.03, 0.09) * h)
+            colour = palette[int(rng.integers(0, len(palette)))]
+            inset = int(rng.uniform(0.05, 0.3) * (fx1 - fx0))
+            draw.rectangle((fx0 + inset, y, fx1 - inset, min(mid, y + band)), fill=(*colour, 255))
+            y += band + int(rng.uniform(0.0, 0.03) * h)
+        font = _font(style.rank_font, int((fx1 - fx0) * 0.45))
+        draw.text(
+            ((fx0 + fx1) / 2, fy0 + (mid - fy0) * 0.55), rank, fill=ink, font=font, anchor="mm"
+        )
+        pip = _suit_stamp(style, suit, int((fx1 - fx0) * 0.22))
+        img.alpha_composite(pip, (fx0 + 4, mid - pip.height - 2))
+        top = img.crop((fx0, fy0, fx1 + 1, mid))
+        img.alpha_composite(top.rotate(180), (fx0, fy1 + 1 - top.height))
+        return
+    count = RANKS.index(rank) + 1
+    size = int((x1 - x0) * (0.55 if count == 1 else 0.3))
+    pip = _suit_stamp(style, suit, size)
+    flipped = pip.rotate(180)
+    for fx, fy in PIPS[count]:
+        cx = x0 + size / 2 + fx * (x1 - x0 - size)
+        cy = y0 + size / 2 + fy * (y1 - y0 - size)
+        stamp = flipped if fy > 0.5 else pip
+        img.alpha_composite(stamp, (int(cx - size / 2), int(cy - size / 2)))
+
+
+def render_back(style: DeckStyle, width: int) -> np.ndarray:
+    """A face-down card, RGBA (RGB order): a coloured pattern inside a white border."""
+    height = round(width * style.aspect)
+    img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    radius = int(style.radius * width)
+    draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, fill=(*style.stock, 255))
+    m = max(2, int(width * 0.07))
+    back = (*style.back, 255)
+    light = (*(min(255, v + 70) for v in style.back), 255)
+    draw.rectangle((m, m, width - 1 - m, height - 1 - m), fill=back)
+    step = max(3, width // 12)
+    if style.back_pattern == "lattice":
+        for k in range(-height, width, step):
+            draw.line((m + k, m, m + k + height, m + height), fill=light, width=1)
+            draw.line((m + k + height, m, m + k, m + height), fill=light, width=1)
+    elif style.back_pattern == "dots":
+        for y in range(m + step // 2, height - m, step):
+            for x in range(m + step // 2, width - m, step):
+                draw.ellipse((x - 1, y - 1, x + 1, y + 1), fill=light)
+    elif style.back_pattern == "stripes":
+        for y in range(m, height - m, step):
+            draw.line((m, y, width - 1 - m, y), fill=light, width=max(1, step // 3))
+    draw.rectangle((m, m, width - 1 - m, height - 1 - m), outline=light, width=max(1, m // 3))
+    return np.asarray(img)
+
+
+def add_gloss(rng: np.random.Generator, card: np.ndarray) -> np.ndarray:
+    """A specular streak across a glossy card (keeps alpha)."""
+    h, w = card.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, math.pi)
+    d = (xx - rng.uniform(0, w)) * math.cos(a) + (yy - rng.uniform(0, h)) * math.sin(a)
+    width = rng.uniform(0.05, 0.35) * w
+    glare = np.exp(-((d / width) ** 2)) * rng.uniform(0.25, 0.8)
+    out = card.astype(np.float32)
+    out[..., :3] += (255 - out[..., :3]) * glare[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+# --------------------------------------------------------------------------------- layouts
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One card on the table: centre, angle (degrees, counter-clockwise as OpenCV), face."""
+
+    cx: float
+    cy: float
+    angle: float
+    label: str | None  # None: face down
+
+
+def fan(
+    labels: list[str],
+    cx: float,
+    cy: float,
+    step: float,
+    radius: float,
+    turn: float = 0.0,
+) -> list[Placement]:
+    """A hand fanned clockwise around a pivot below the cards; later cards on top.
+
+    ``(cx, cy)`` is the pivot, ``step`` degrees between cards, ``radius`` pivot to card centre,
+    ``turn`` rotates the whole fan (degrees, counter-clockwise).
+    """
+    n = len(labels)
+    out = []
+    for i, label in enumerate(labels):
+        clockwise = (i - (n - 1) / 2) * step - turn
+        a = math.radians(clockwise)
+        out.append(
+            Placement(cx + radius * math.sin(a), cy - radius * math.cos(a), -clockwise, label)
+        )
+    return out
+
+
+def row(
+    labels: list[str | None],
+    x: float,
+    y: float,
+    offset: float,
+    angle: float,
+    cascade: bool = False,
+) -> list[Placement]:
+    """Cards in a line, each ``offset`` px further along (sideways, or downwards)."""
+    rad = math.radians(angle)
+    if cascade:  # along the card's own downward axis
+        ux, uy = math.sin(rad), math.cos(rad)
+    else:
+        ux, uy = math.cos(rad), -math.sin(rad)
+    return [
+        Placement(x + ux * offset * i, y + uy * offset * i, angle, label)
+        for i, label in enumerate(labels)
+    ]
+
+
+def _scene_layout(
+    rng: np.random.Generator, deck: list[str], w: int, h: int, card_w: int, aspect: float
+) -> list[Placement | tuple[str, float, float, float]]:
+    """Groups of cards and clutter over a ``w`` x ``h`` table; clutter as (kind, x, y, size)."""
+    card_h = card_w * aspect
+    scene_turn = rng.uniform(-20, 20) if rng.random() < 0.6 else rng.uniform(-180, 180)
+    items: list[Placement | tuple[str, float, float, float]] = []
+
+    def deal(n: int) -> list[str]:
+        n = min(n, len(deck))
+        hand = deck[:n]
+        del deck[:n]
+        return hand
+
+    def spot() -> tuple[float, float]:
+        return rng.uniform(0.05, 0.95) * w, rng.uniform(0.05, 0.95) * h
+
+    if rng.random() < 0.5:  # the stock: a face-down pile, and the discard pile beside it
+        x, y = spot()
+        angle = scene_turn + rng.normal(0, 5)
+        for _ in range(int(rng.integers(2, 8))):
+            items.append(Placement(x + rng.normal(0, 2), y + rng.normal(0, 2), angle, None))
+        if rng.random() < 0.7:
+            x2 = x + card_w * 1.3 * math.cos(math.radians(angle))
+            y2 = y - card_w * 1.3 * math.sin(math.radians(angle))
+            for label in deal(int(rng.integers(1, 5))):
+                a = angle + rng.normal(0, 12)
+                items.append(Placement(x2 + rng.normal(0, 6), y2 + rng.normal(0, 6), a, label))
+    for _ in range(int(rng.choice([0, 1, 1, 2]))):  # fanned hands
+        x, y = spot()
+        n = int(rng.integers(3, 14))
+        step = rng.uniform(5, 16)
+        radius = card_h * rng.uniform(0.4, 1.3)
+        turn = scene_turn + rng.normal(0, 15) if rng.random() < 0.6 else rng.uniform(-180, 180)
+        hand = deal(n)
+        if rng.random() < 0.1:  # fanned the other way: indices hidden
+            step = -step
+        items.extend(fan(hand, x, y + radius, step, radius, turn))
+    for _ in range(int(rng.integers(0, 5))):  # melds laid down
+        x, y = spot()
+        n = int(rng.integers(3, 7))
+        cascade = rng.random() < 0.25
+        if cascade:
+            offset = card_h * rng.uniform(0.2, 0.45)
+        elif rng.random() < 0.25:
+            offset = card_w * rng.uniform(1.03, 1.2)  # apart: both indices show
+        else:
+            offset = card_w * rng.uniform(0.22, 0.6)
+        angle = scene_turn + rng.normal(0, 4) if rng.random() < 0.7 else rng.uniform(-180, 180)
+        items.extend(row(list(deal(n)), x, y, offset, angle, cascade))
+    for _ in range(int(rng.integers(0, 7))):  # loose cards
+        x, y = spot()
+        items.append(Placement(x, y, rng.uniform(-180, 180), (deal(1) or [None])[0]))
+    for _ in range(int(rng.integers(0, 4))):  # loose face-down cards
+        x, y = spot()
+        items.append(Placement(x, y, rng.uniform(-180, 180), None))
+    if not any(isinstance(p, Placement) and p.label for p in items):
+        x, y = spot()
+        items.extend(row(list(deal(int(rng.integers(2, 6)))), x, y, card_w * 0.4, scene_turn))
+    clutter: list[tuple[str, float, float, float]] = []
+    for _ in range(int(rng.integers(0, 12))):
+        x, y = spot()
+        clutter.append(("chip", x, y, card_w * rng.uniform(0.35, 0.5)))
+    for _ in range(int(rng.integers(0, 3))):
+        x, y = spot()
+        kind = ("coin", "pencil", "pad")[int(rng.integers(0, 3))]
+        clutter.append((kind, x, y, card_w * rng.uniform(0.3, 1.6)))
+    # Clutter lies under, between, or on top of the cards.
+    for item in clutter:
+        items.insert(int(rng.integers(0, len(items) + 1)), item)
+    return items
+
+
+def _draw_clutter(
+    rng: np.random.Generator, scene: np.ndarray, ids: np.ndarray, item: tuple
+) -> None:
+    """Chips, coins, a pencil or a score pad, drawn straight into the BGR scene."""
+    kind, x, y, size = item
+    mask = np.zeros(scene.shape[:2], np.uint8)
+    centre = (int(x), int(y))
+    if kind in ("chip", "coin"):
+        r = int(size / 2) if kind == "chip" else int(size / 3)
+        if kind == "chip":
+            colour = [(40, 40, 200), (200, 80, 30), (40, 140, 40), (30, 30, 30), (230, 230, 230)][
+                int(rng.integers(0, 5))
+            ]
+        else:
+            colour = [(60, 150, 200), (170, 170, 175), (50, 110, 170)][int(rng.integers(0, 3))]
+        cv2.circle(mask, centre, r, 1, -1)
+        shadow = np.roll(mask, max(1, r // 6), axis=0).astype(bool)
+        scene[shadow] = (scene[shadow] * 0.6).astype(np.uint8)
+        cv2.circle(scene, centre, r, colour, -1, cv2.LINE_AA)
+        if kind == "chip":
+            for k in range(6):
+                a = k * math.pi / 3 + rng.uniform(0, 1)
+                p1 = (int(x + r * 0.75 * math.cos(a)), int(y + r * 0.75 * math.sin(a)))
+                p2 = (int(x + r * math.cos(a)), int(y + r * math.sin(a)))
+                cv2.line(scene, p1, p2, (245, 245, 245), max(2, r // 5))
+            cv2.circle(scene, centre, int(r * 0.6), (235, 235, 235), max(1, r // 12))
+        else:
+            cv2.circle(scene, centre, int(r * 0.8), tuple(v * 0.8 for v in colour), 1)
+    else:
+        if kind == "pencil":
+            rect = ((x, y), (size * 3, max(4.0, size * 0.12)), rng.uniform(0, 180))
+            colour = (30, 200, 240)
+        else:
+            rect = ((x, y), (size * 2.0, size * 2.6), rng.uniform(0, 180))
+            colour = (245, 248, 250)
+        box = cv2.boxPoints(rect).astype(np.int32)
+        cv2.fillConvexPoly(mask, box, 1)
+        cv2.fillConvexPoly(scene, box, colour, cv2.LINE_AA)
+        if kind == "pad":  # ruled lines and a few scores: a hard negative for the detector
+            (w2, h2), a = rect[1], math.radians(rect[2])
+            ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+            for k in range(1, 9):
+                t = -h2 / 2 + k * h2 / 9
+                p1 = (int(x - ux * w2 / 2 + vx * t), int(y - uy * w2 / 2 + vy * t))
+                p2 = (int(x + ux * w2 / 2 + vx * t), int(y + uy * w2 / 2 + vy * t))
+                cv2.line(scene, p1, p2, (200, 160, 120), 1)
+    ids[mask.astype(bool)] = -1
+
+
+# ---------------------------------------------------------------------------------- scenes
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    label: str | None
+    quad: np.ndarray  # 4x2 card corners in canvas pixels
+    index_quads: dict[str, np.ndarray]  # corner name -> 4x2 in canvas pixels
+
+
+def _compose(
+    rng: np.random.Generator,
+    canvas: np.ndarray,
+    items: list,
+    styles: list[DeckStyle],
+    card_w: int,
+    gloss_p: float,
+) -> tuple[np.ndarray, list[_Drawn]]:
+    """Paste cards and clutter in order; ``ids`` marks which card each pixel shows."""
+    ids = np.full(canvas.shape[:2], -1, np.int32)
+    drawn: list[_Drawn] = []
+    for item in items:
+        if not isinstance(item, Placement):
+            _draw_clutter(rng, canvas, ids, item)
+            continue
+        style = styles[0] if len(styles) == 1 or rng.random() < 0.7 else styles[1]
+        if item.label is None:
+            face, boxes = render_back(style, card_w), {}
+        else:
+            face, boxes = render_card(rng, style, item.label, card_w)
+            if rng.random() < gloss_p:
+                face = add_gloss(rng, face)
+        fh, fw = face.shape[:2]
+        matrix = piece_matrix(fw, fh, item.cx, item.cy, item.angle)
+        paste_piece(canvas, ids, face, matrix, len(drawn))
+        index_quads = {
+            name: np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32) @ matrix[:, :2].T
+            + matrix[:, 2]
+            for name, (x1, y1, x2, y2) in boxes.items()
+        }
+        drawn.append(_Drawn(item.label, piece_corners(matrix, fw, fh), index_quads))
+    return ids, drawn
+
+
+def _visible_fraction(ids: np.ndarray, quad: np.ndarray, idx: int) -> float:
+    """Share of the polygon's pixels (counted as if the photo were unbounded) showing ``idx``."""
+    h, w = ids.shape
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    total = int(mask.sum())
+    if total == 0:
+        return 0.0
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return 0.0
+    sub_mask = mask[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0].astype(bool)
+    shown = int((ids[cy0:cy1, cx0:cx1][sub_mask] == idx).sum())
+    return shown / total
+
+
+def _labels(
+    ids: np.ndarray, drawn: list[_Drawn], transform
+) -> tuple[tuple[CardLabel, ...], tuple[tuple[tuple[float, float], ...], ...]]:
+    """Cards and visible corners, given ``ids`` in photo pixels and canvas -> photo points."""
+    h, w = ids.shape
+    cards: list[CardLabel] = []
+    backs: list[tuple[tuple[float, float], ...]] = []
+    for i, card in enumerate(drawn):
+        quad = transform(card.quad)
+        as_tuple = tuple((float(x), float(y)) for x, y in quad)
+        if card.label is None:
+            backs.append(as_tuple)
+            continue
+        corners: list[CornerIndex] = []
+        for name, canvas_quad in card.index_quads.items():
+            q = transform(canvas_quad)
+            span = q.max(axis=0) - q.min(axis=0)
+            if span.min() < MIN_CORNER_PX:
+                continue
+            seen = _visible_fraction(ids, q, i)
+            if seen < CORNER_MIN_VISIBLE:
+                continue
+            x1, y1 = np.clip(q.min(axis=0), 0, [w, h])
+            x2, y2 = np.clip(q.max(axis=0), 0, [w, h])
+            corners.append(
+                CornerIndex(
+                    name,
+                    (float(x1), float(y1), float(x2), float(y2)),
+                    tuple((float(x), float(y)) for x, y in q),
+                    round(seen, 4),
+                )
+            )
+        seen_card = _visible_fraction(ids, quad, i)
+        if not corners and seen_card < CARD_MIN_VISIBLE:
+            continue
+        x1, y1 = np.clip(quad.min(axis=0), 0, [w, h])
+        x2, y2 = np.clip(quad.max(axis=0), 0, [w, h])
+        cards.append(
+            CardLabel(
+                card.label,
+                as_tuple,
+                (float(x1), float(y1), float(x2), float(y2)),
+                round(seen_card, 4),
+                tuple(corners),
+            )
+        )
+    return tuple(cards), tuple(backs)
+
+
+def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> list[str]:
+    cards = [label for label in all_labels() if label != JOKER] * decks + [JOKER] * jokers
+    return [cards[i] for i in rng.permutation(len(cards))]
+
+
+def render_scene(seed: int, size: tuple[int, int] | None = None) -> CardScene:
+    """A BGR photo of cards on a table and its labels, all from one seed."""
+    rng = np.random.default_rng(seed)
+    if size is None:
+        long_side = int(rng.choice([800, 960, 1000, 1100]))
+        short = int(long_side * 0.75)
+        size = (long_side, short) if rng.random() < 0.5 else (short, long_side)
+    w, h = size
+    pad = int(0.15 * max(w, h))  # draw larger, then crop: cards may leave the photo
+    big_w, big_h = w + 2 * pad, h + 2 * pad
+    canvas = background(rng, big_h, big_w)
+    styles = [random_style(rng) for _ in range(2 if rng.random() < 0.15 else 1)]
+    card_w = int(rng.uniform(0.065, 0.17) * max(w, h))
+    deck = shuffled_deck(rng, decks=1 if rng.random() < 0.6 else 2, jokers=int(rng.integers(0, 5)))
+    items = _scene_layout(rng, deck, w, h, card_w, styles[0].aspect)
+    items = [
+        Placement(p.cx + pad, p.cy + pad, p.angle, p.label)
+        if isinstance(p, Placement)
+        else (p[0], p[1] + pad, p[2] + pad, p[3])
+        for p in items
+    ]
+    ids, drawn = _compose(rng, canvas, items, styles, card_w, gloss_p=rng.uniform(0.0, 0.6))
+    # Camera: each canvas corner moves by up to 12 % (a tilt of up to ~30 degrees), then crop.
+    src = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
+    dst = src + rng.uniform(-0.12, 0.12, (4, 2)).astype(np.float32) * [big_w, big_h]
+    dst = (dst - dst.min(axis=0)).astype(np.float32)
+    homography = cv2.getPerspectiveTransform(src, dst)
+    out_w, out_h = int(dst[:, 0].max()), int(dst[:, 1].max())
+    x0 = int(rng.uniform(0, max(1, out_w - w)))
+    y0 = int(rng.uniform(0, max(1, out_h - h)))
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    to_photo = shift @ homography
+    photo = cv2.warpPerspective(canvas, to_photo, (w, h), borderMode=cv2.BORDER_REFLECT)
+    ids_photo = cv2.warpPerspective(
+        ids.astype(np.float32), to_photo, (w, h), flags=cv2.INTER_NEAREST, borderValue=-1
+    ).astype(np.int32)
+
+    def transform(points: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(points[None].astype(np.float32), to_photo)[0]
+
+    cards, backs = _labels(ids_photo, drawn, transform)
+    return CardScene(photo_effects(rng, photo), cards, backs)
+
+
+def render_test_layout(
+    labels: list[str],
+    layout: str = "fan",
+    card_w: int = 140,
+    seed: int = 7,
+    face_down: int = 0,
+) -> CardScene:
+    """A clean, fully specified photo for tests and benchmarks.
+
+    ``layout="fan"``: a hand fanned 12 degrees a card (each top-left index shows);
+    ``"row"``: overlapped sideways by 40 % of a card; ``"apart"``: side by side, both
+    indices of every card showing. ``face_down`` backs lie to the right, not overlapping.
+    """
+    rng = np.random.default_rng(seed)
+    style = random_style(np.random.default_rng(seed + 1))
+    card_h = card_w * style.aspect
+    n = len(labels)
+    margin = int(card_w * 0.6)
+    if layout == "fan":
+        radius = card_h * 1.1
+        spread = math.radians(12 * (n - 1) / 2) + 0.5
+        width = int(2 * (radius + card_h / 2) * math.sin(min(spread, math.pi / 2))) + card_w
+        height = int(radius + card_h) + 2 * margin
+        placements = fan(
+            list(labels),
+            width / 2 + margin,
+            margin + card_h / 2 + radius,
+            12.0,
+            radius,
+        )
+        width += 2 * margin
+    else:
+        offset = card_w * (0.4 if layout == "row" else 1.1)
+        width = int(offset * (n - 1) + card_w) + 2 * margin
+        height = int(card_h) + 2 * margin
+        placements = row(list(labels), margin + card_w / 2, margin + card_h / 2, offset, 0.0)
+    extra = int(face_down * card_w * 1.2)
+    for k in range(face_down):
+        x = width + card_w * (0.6 + 1.2 * k) - margin / 2
+        placements.append(Placement(x, margin + card_h / 2, 0.0, None))
+    width += extra
+    canvas = background(np.random.default_rng(seed + 2), height, width)
+    canvas = cv2.GaussianBlur(canvas, (0, 0), 1.0)
+    ids, drawn = _compose(rng, canvas, placements, [style], card_w, gloss_p=0.0)
+    cards, backs = _labels(ids, drawn, lambda points: points.astype(np.float32))
+    return CardScene(canvas, cards, backs)

@@ -1,0 +1,154 @@
+"""The synthetic card generator: reproducible, valid labels, corners labelled only when visible."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from datasets.cards_synth import (
+    CORNER_MIN_VISIBLE,
+    JOKER,
+    all_labels,
+    render_scene,
+    render_test_layout,
+    shuffled_deck,
+)
+from scorer.pieces import parse_card
+
+TEN_CARDS = ["AH", "2C", "3D", "4S", "5H", "6C", "7D", "8S", "9H", "10C"]
+
+
+@pytest.fixture(scope="module")
+def scenes():
+    return [render_scene(seed, size=(640, 480)) for seed in range(6)]
+
+
+def _inside(point, quad) -> bool:
+    contour = np.array(quad, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), True) >= -1.0
+
+
+def test_same_seed_same_scene_and_labels():
+    a, b, c = render_scene(123), render_scene(123), render_scene(124)
+    assert np.array_equal(a.image, b.image) and a.cards == b.cards and a.face_down == b.face_down
+    assert a.image.shape != c.image.shape or not np.array_equal(a.image, c.image)
+
+
+def test_labels_are_the_card_names_of_the_scorer():
+    labels = all_labels()
+    assert len(labels) == 53 and len(set(labels)) == 53 and "10D" in labels and JOKER in labels
+    for label in labels:
+        assert parse_card(label).name == label
+
+
+def test_every_label_valid_and_every_box_inside_the_photo(scenes):
+    valid = set(all_labels())
+    corners = 0
+    for scene in scenes:
+        assert scene.image.shape == (480, 640, 3) and scene.image.dtype == np.uint8
+        for card in scene.cards:
+            assert card.label in valid
+            x1, y1, x2, y2 = card.box
+            assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 480
+            for corner in card.corners:
+                x1, y1, x2, y2 = corner.box
+                assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 480
+                assert corner.visible >= CORNER_MIN_VISIBLE
+                # The index lies on its own card, near one of the card's corners.
+                centre = ((x1 + x2) / 2, (y1 + y2) / 2)
+                assert _inside(centre, card.quad)
+                nearest = min(np.hypot(*(np.array(p) - centre)) for p in card.quad)
+                card_w = np.hypot(*(np.array(card.quad[1]) - card.quad[0]))
+                assert nearest < 0.6 * card_w  # the card centre is >= 0.86 card_w away
+                corners += 1
+        # A scene never holds more copies of a card than its (at most two) decks.
+        counts = Counter(card.label for card in scene.cards)
+        assert all(n <= 2 for label, n in counts.items() if label != JOKER)
+        assert scene.corner_labels() == [
+            (c.label, list(k.box)) for c in scene.cards for k in c.corners
+        ]
+    assert corners > 30
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**40))
+def test_any_seed_gives_valid_labels_inside_the_photo(seed):
+    scene = render_scene(seed, size=(320, 240))
+    assert scene.image.shape == (240, 320, 3)
+    valid = set(all_labels())
+    for card in scene.cards:
+        assert card.label in valid and (card.corners or card.visible >= 0.5)
+        for corner in card.corners:
+            x1, y1, x2, y2 = corner.box
+            assert 0 <= x1 < x2 <= 320 and 0 <= y1 < y2 <= 240
+            assert corner.visible >= CORNER_MIN_VISIBLE
+
+
+def test_scenes_hold_fans_melds_and_face_down_cards():
+    cards = corners = backs = 0
+    for seed in range(10, 18):
+        scene = render_scene(seed, size=(640, 480))
+        cards += len(scene.cards)
+        corners += sum(len(c.corners) for c in scene.cards)
+        backs += len(scene.face_down)
+        for back in scene.face_down:  # a face-down card is never reported as a card
+            assert all(card.quad != back for card in scene.cards)
+    assert cards > 40 and corners > cards * 0.8 and backs > 3
+
+
+def test_fan_of_ten_shows_every_top_left_index():
+    scene = render_test_layout(TEN_CARDS, layout="fan")
+    assert [card.label for card in scene.cards] == TEN_CARDS
+    for card in scene.cards[:-1]:
+        # Each card covers the right part of the one before: only the top-left index shows.
+        assert [corner.corner for corner in card.corners] == ["tl"]
+    assert {corner.corner for corner in scene.cards[-1].corners} == {"tl", "br"}
+    # The box sits on printed ink: dark or red pixels, not blank card stock.
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    for card in scene.cards:
+        x1, y1, x2, y2 = (round(v) for v in card.corners[0].box)
+        assert (gray[y1:y2, x1:x2] < 140).mean() > 0.1
+
+
+def test_overlapped_row_hides_bottom_right_indices_and_apart_shows_both():
+    row = render_test_layout(["KS", "QS", "JS", "10S"], layout="row")
+    assert [[k.corner for k in c.corners] for c in row.cards] == [["tl"]] * 3 + [["tl", "br"]]
+    apart = render_test_layout(["KS", "QS", "JS", JOKER], layout="apart")
+    assert [sorted(k.corner for k in c.corners) for c in apart.cards] == [["br", "tl"]] * 4
+
+
+def test_face_down_cards_are_not_labelled():
+    scene = render_test_layout(["AS", "2S", "3S"], layout="apart", face_down=3)
+    assert [card.label for card in scene.cards] == ["AS", "2S", "3S"]
+    assert len(scene.face_down) == 3
+    # The backs are really drawn: their centres look nothing like the bare table.
+    table = scene.image[:10, :10].reshape(-1, 3).mean(axis=0)
+    for quad in scene.face_down:
+        cx, cy = np.mean(np.array(quad), axis=0).astype(int)
+        patch = scene.image[cy - 5 : cy + 5, cx - 5 : cx + 5].reshape(-1, 3).mean(axis=0)
+        assert np.abs(patch - table).max() > 40
+
+
+def test_shuffled_decks_hold_each_card_once_per_deck():
+    rng = np.random.default_rng(0)
+    one = shuffled_deck(rng, decks=1, jokers=2)
+    assert len(one) == 54 and Counter(one)[JOKER] == 2 and len(set(one)) == 53
+    two = shuffled_deck(rng, decks=2, jokers=0)
+    assert Counter(two) == Counter({label: 2 for label in all_labels() if label != JOKER})
+
+
+def test_visible_share_counts_covered_and_off_photo_pixels_as_hidden():
+    from datasets.cards_synth import _visible_fraction
+
+    ids = np.full((100, 100), 3, np.int32)
+    box = np.array([[10, 10], [29, 10], [29, 29], [10, 29]], np.float32)
+    assert _visible_fraction(ids, box, 3) == 1.0
+    ids[:, 20:] = 4  # another card covers the right half
+    assert 0.4 < _visible_fraction(ids, box, 3) < 0.6
+    off = box - np.array([20, 0], np.float32)  # half the box lies left of the photo
+    assert 0.4 < _visible_fraction(np.full((100, 100), 3, np.int32), off, 3) < 0.6
