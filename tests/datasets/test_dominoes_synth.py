@@ -1,0 +1,221 @@
+"""The synthetic domino generator: reproducible, valid labels, pips that count right."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.dominoes_synth import (
+    MAX_PIP,
+    MIN_HALF_VISIBLE,
+    SET_NAMES,
+    STYLE_KINDS,
+    all_labels,
+    pip_layout,
+    random_style,
+    render_scene,
+    render_scene_detailed,
+    render_test_layout,
+    render_test_scene,
+)
+from scorer.sets import DOMINO_SETS
+
+HALF_PX = 96
+
+
+def _upright_half(image: np.ndarray, quad) -> np.ndarray:
+    """A half warped onto a square, outer end up, divider at the bottom."""
+    square = np.float32([[0, 0], [HALF_PX, 0], [HALF_PX, HALF_PX], [0, HALF_PX]])
+    matrix = cv2.getPerspectiveTransform(np.float32(quad), square)
+    return cv2.warpPerspective(image, matrix, (HALF_PX, HALF_PX))
+
+
+def _ink(region: np.ndarray) -> np.ndarray:
+    """Pixels far from the body colour (the median of the region)."""
+    body = np.median(region.reshape(-1, 3), axis=0)
+    return (np.linalg.norm(region.astype(float) - body, axis=2) > 60).astype(np.uint8)
+
+
+def count_pips(image: np.ndarray, quad) -> int:
+    """Blobs inside a half, away from the bevel and the divider (and a spinner on it)."""
+    half = _upright_half(image, quad)
+    m = int(0.08 * HALF_PX)
+    core = half[m : int(0.9 * HALF_PX), m : HALF_PX - m]
+    n, _, stats, _ = cv2.connectedComponentsWithStats(_ink(core))
+    return sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 12)
+
+
+def test_same_seed_same_scene_and_labels():
+    a = render_scene_detailed(11)
+    b = render_scene_detailed(11)
+    assert np.array_equal(a.image, b.image)
+    assert a.dominoes == b.dominoes and a.face_down == b.face_down and a.set_name == b.set_name
+    img, labels = render_scene(11)
+    assert np.array_equal(img, a.image) and labels == a.labels()
+    c = render_scene_detailed(12)
+    assert a.image.shape != c.image.shape or not np.array_equal(a.image, c.image)
+
+
+@pytest.mark.parametrize("set_name", SET_NAMES)
+def test_labels_are_valid_for_the_chosen_set(set_name):
+    top, copies = DOMINO_SETS[set_name]
+    valid = set(all_labels(set_name))
+    assert len(valid) == (top + 1) * (top + 2) // 2
+    total = 0
+    for seed in range(4):
+        scene = render_scene_detailed(seed, size=(640, 480), set_name=set_name)
+        assert scene.set_name == set_name
+        counts = Counter(d.label for d in scene.dominoes)
+        for domino in scene.dominoes:
+            a, b = (int(x) for x in domino.label.split("-"))
+            assert domino.label in valid and a <= b <= top
+            assert sorted(h.pips for h in domino.halves) == [a, b]
+        assert all(n <= copies for n in counts.values()), counts
+        total += len(scene.dominoes)
+    assert total >= 8
+
+
+def test_default_scenes_use_every_set_and_stay_within_double_twelve():
+    seen = set()
+    for seed in range(20, 32):
+        scene = render_scene_detailed(seed, size=(480, 360))
+        seen.add(scene.set_name)
+        assert {d.label for d in scene.dominoes} <= set(all_labels(scene.set_name))
+    assert len(seen) >= 3
+
+
+def test_boxes_and_halves_inside_the_photo():
+    w, h = 640, 480
+    photo = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    total = 0
+    for seed in range(6):
+        scene = render_scene_detailed(seed, size=(w, h))
+        assert scene.image.shape == (h, w, 3) and scene.image.dtype == np.uint8
+        for domino in scene.dominoes:
+            x1, y1, x2, y2 = domino.box
+            assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+            corners = np.array([p for half in domino.halves for p in half.quad])
+            assert np.allclose(np.clip(corners.min(axis=0), 0, [w, h]), (x1, y1), atol=1e-3)
+            assert np.allclose(np.clip(corners.max(axis=0), 0, [w, h]), (x2, y2), atol=1e-3)
+            for half in domino.halves:  # readable: most of each half lies inside the photo
+                quad = np.float32(half.quad)
+                inside, _ = cv2.intersectConvexConvex(photo, quad)
+                assert inside >= MIN_HALF_VISIBLE * 0.97 * cv2.contourArea(quad)
+        for x1, y1, x2, y2 in scene.face_down:
+            assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+        total += len(scene.dominoes)
+    assert total > 20
+
+
+@pytest.mark.parametrize("kind", STYLE_KINDS)
+def test_every_pip_count_renders_that_many_pips_in_both_halves_and_orientations(kind):
+    # Counts 0..12 each appear as a first and as a second half.
+    row = [f"{n}-{(n + 1) % (MAX_PIP + 1)}" for n in range(MAX_PIP + 1)]
+    rows = [row[:7], row[7:]]
+    for seed in (0, 1):
+        base = random_style(np.random.default_rng(seed), MAX_PIP, kind=kind)
+        variant = replace(base, spinner=0.06, turn=not base.turn, mirror=not base.mirror)
+        for style in (base, variant):
+            for arrangement, angle in (("chain", 0.0), ("side", 0.0), ("chain", 37.0)):
+                scene = render_test_scene(
+                    rows, tile_width=HALF_PX, arrangement=arrangement, style=style, angle=angle
+                )
+                assert len(scene.dominoes) == len(row)
+                for domino in scene.dominoes:
+                    for half in domino.halves:
+                        found = count_pips(scene.image, half.quad)
+                        assert found == half.pips, (kind, arrangement, angle, domino.label)
+
+
+def test_standard_layouts_for_ten_eleven_and_twelve():
+    def columns(count: int) -> list[int]:
+        xs = Counter(round(x, 2) for x, _ in pip_layout(count))
+        return [xs[x] for x in sorted(xs)]
+
+    for n in range(MAX_PIP + 1):
+        points = pip_layout(n)
+        assert len(points) == len(set(points)) == n
+        assert all(0 < x < 1 and 0 < y < 1 for x, y in points)
+    assert columns(6) == [3, 3]
+    assert columns(8) == [3, 2, 3]
+    assert columns(10) == [4, 2, 4]
+    assert columns(11) == [4, 3, 4]
+    assert columns(12) == [4, 4, 4]
+    ten_middle = sorted(y for x, y in pip_layout(10) if x == 0.5)
+    assert ten_middle[0] < 0.2 and ten_middle[1] > 0.8  # top and bottom of the middle column
+    with pytest.raises(ValueError):
+        pip_layout(13)
+
+
+def test_test_layout_keeps_chain_order_and_halves():
+    img, labels = render_test_layout([["8-3", "3-3"], ["12-10"]])
+    assert [label for label, _ in labels] == ["3-8", "3-3", "10-12"]
+    (_, a), (_, b), (_, c) = labels
+    assert a[2] <= b[0] + 1 and a[3] < c[1]  # end to end, then the next row below
+    assert img.shape[0] > c[3] and img.shape[1] > b[2]
+    scene = render_test_scene([["8-3", "3-3"], ["12-10"]])
+    first = scene.dominoes[0]
+    assert [h.pips for h in first.halves] == [8, 3]  # near half first: the chain reads 8-3, 3-3
+    assert np.mean(first.halves[0].quad, axis=0)[0] < np.mean(first.halves[1].quad, axis=0)[0]
+    assert [(d.chain, d.position) for d in scene.dominoes] == [(0, 0), (0, 1), (1, 0)]
+
+
+def test_face_down_dominoes_are_not_labelled_and_show_no_face():
+    scene = render_test_scene([["3-4", "back", "5-6"], ["back", "0-0"]], style="ivory")
+    assert [d.label for d in scene.dominoes] == ["3-4", "5-6", "0-0"]
+    assert len(scene.face_down) == 2
+    blank = scene.dominoes[2]
+    for x1, y1, x2, y2 in scene.face_down:  # chains lie flat: a box is the whole back
+        left = [(x1, y1), ((x1 + x2) / 2, y1), ((x1 + x2) / 2, y2), (x1, y2)]
+        right = [(x2, y2), ((x1 + x2) / 2, y2), ((x1 + x2) / 2, y1), (x2, y1)]
+        assert count_pips(scene.image, left) == count_pips(scene.image, right) == 0
+        middle = scene.image[
+            int(y1 + 10) : int(y2 - 10), int((x1 + x2) / 2 - 6) : int((x1 + x2) / 2 + 6)
+        ]
+        assert _ink(middle).sum() == 0  # no divider: a back is not a 0-0
+    bx1, by1, bx2, by2 = blank.box
+    middle = scene.image[
+        int(by1 + 10) : int(by2 - 10), int((bx1 + bx2) / 2 - 6) : int((bx1 + bx2) / 2 + 6)
+    ]
+    assert _ink(middle).sum() > 0
+
+
+def test_face_down_dominoes_in_random_scenes_never_get_a_label():
+    face_down = 0
+    for seed in range(30, 42):
+        scene = render_scene_detailed(seed, size=(640, 480))
+        face_down += len(scene.face_down)
+        for back in scene.face_down:
+            for domino in scene.dominoes:
+                assert not np.allclose(back, domino.box, atol=1.0)
+    assert face_down > 0
+
+
+def test_dominoes_cut_off_by_the_photo_are_not_labelled():
+    rows = [["1-2", "3-4", "5-6"], ["7-8", "9-10", "11-12"], ["0-1", "2-2", "4-4"]]
+    scene = render_test_scene(rows, margin=-20)
+    assert [d.label for d in scene.dominoes] == ["9-10"]  # only the middle one is whole
+    whole = render_test_scene(rows)
+    assert len(whole.dominoes) == 9
+
+
+def test_bad_layouts_and_sets_are_refused():
+    for cell in ("13-1", "x", "3"):
+        with pytest.raises(ValueError):
+            render_test_scene([[cell]])
+    with pytest.raises(ValueError):
+        render_scene_detailed(0, set_name="double-eight")
+    with pytest.raises(ValueError):
+        random_style(np.random.default_rng(0), kind="gold")
+
+
+def test_a_scene_renders_well_under_a_second():
+    start = time.perf_counter()
+    for seed in range(4):
+        render_scene(seed)
+    assert (time.perf_counter() - start) / 4 < 1.0
