@@ -3,7 +3,9 @@
 Trained on crops cut around labelled boxes from full-resolution synthetic scenes and trainable
 real photos, plus "none" crops (background, tile edges) so that a false detection can be dropped.
 Augmentation: re-cropping (box jitter), quarter turns and small rotations (tiles lie at any
-angle), light, contrast, blur and noise; no hue shifts (colour is a label).
+angle), sometimes a larger rotation (the angle estimate misses on crowded piles), perspective
+(a slanted photo), a strip along one side covered (a neighbour, a finger, the photo's edge),
+light, contrast, blur and noise; no hue shifts (colour is a label).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import numpy as np
 
 from vision.crops import CROP_SIZE, STORE_MARGIN, STORE_SIZE, cut_crop
 from vision.labels import CLASSIFIER_VALUES, NONE_INDEX, split_tile_label
+
+RECIPE = "r2"  # bump when the augmentation or schedule changes
 
 
 def _box_iou_max(box, boxes) -> float:
@@ -75,6 +79,8 @@ def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     # a quarter off (near 45 degrees, or when the box's sides mislead).
     quarter = int(rng.choice(4, p=[0.4, 0.1, 0.4, 0.1]))
     angle = rng.normal(0, 3) + 90 * quarter
+    if rng.random() < 0.15:  # the angle estimate can be off on crowded piles
+        angle += rng.uniform(-14, 14)
     matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
     matrix[0] *= CROP_SIZE / sx
     matrix[1] *= CROP_SIZE / sy
@@ -86,7 +92,12 @@ def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         (CROP_SIZE, CROP_SIZE),
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REFLECT,
-    ).astype(np.float32)
+    )
+    if rng.random() < 0.25:  # perspective: a photo taken at a slant
+        out = _perspective(out, rng)
+    if rng.random() < 0.2:  # partly covered by a neighbour's edge, a finger, the photo's edge
+        out = _occlude_edge(out, rng)
+    out = out.astype(np.float32)
     out = out * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
     mean = out.mean()
     out = (out - mean) * rng.uniform(0.7, 1.3) + mean
@@ -98,6 +109,35 @@ def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         out = cv2.resize(cv2.resize(out, (small, small)), (CROP_SIZE, CROP_SIZE))
     out += rng.normal(0, rng.uniform(0, 8), out.shape)
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _perspective(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop seen at a slant: each corner moved by up to 7 % of the side."""
+    n = crop.shape[0]
+    src = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+    dst = src + rng.uniform(-0.07, 0.07, (4, 2)).astype(np.float32) * n
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(crop, matrix, (n, n), borderMode=cv2.BORDER_REFLECT)
+
+
+def _occlude_edge(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A strip along one side (up to 22 % of the crop) covered by a flat or noisy patch: the face
+    stays readable, as the labels only mark tiles whose face is mostly visible."""
+    out = crop.copy()
+    n = out.shape[0]
+    depth = int(n * rng.uniform(0.08, 0.22))
+    side = int(rng.integers(0, 4))
+    colour = rng.uniform(0, 255, 3)
+    patch = np.clip(colour + rng.normal(0, rng.uniform(0, 20), (n, n, 3)), 0, 255).astype(np.uint8)
+    if side == 0:
+        out[:depth] = patch[:depth]
+    elif side == 1:
+        out[-depth:] = patch[-depth:]
+    elif side == 2:
+        out[:, :depth] = patch[:, :depth]
+    else:
+        out[:, -depth:] = patch[:, -depth:]
+    return out
 
 
 def build_net():
@@ -198,7 +238,8 @@ def train_classifier(
     scheduler = torch.optim.lr_scheduler.OneCycleLR(
         optimiser, max_lr=3e-3, total_steps=epochs * steps_per_epoch, pct_start=0.15
     )
-    name = "last" + ("" if member == 0 else f"_{member}") + ("_smoke" if smoke else "")
+    # The recipe tag keeps checkpoints of an earlier recipe from being resumed by this one.
+    name = f"{RECIPE}_last" + ("" if member == 0 else f"_{member}") + ("_smoke" if smoke else "")
     checkpoint = work / "classifier" / f"{name}.pt"
     first_epoch = 0
     if checkpoint.exists():

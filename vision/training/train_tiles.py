@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--det-epochs", type=int, default=16)
     parser.add_argument("--det-imgsz", type=int, default=384, help="training image size")
     parser.add_argument("--det-export-imgsz", type=int, default=512, help="ONNX input size")
-    parser.add_argument("--cls-epochs", type=int, default=24)
+    parser.add_argument("--cls-epochs", type=int, default=40)
     parser.add_argument("--cls-members", type=int, default=2, help="classifier ensemble size")
     parser.add_argument("--smoke", action="store_true", help="tiny run for tests")
     parser.add_argument("--no-real", action="store_true", help="synthetic scenes only")

@@ -1,0 +1,37 @@
+"""The classifier's training views: failure modes of real photos, labels kept readable."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.crops import CROP_SIZE, STORE_SIZE
+from vision.training.classifier import _occlude_edge, _perspective, augment
+
+
+def test_edge_occlusion_covers_one_side_strip_and_leaves_the_face_centre():
+    crop = np.full((CROP_SIZE, CROP_SIZE, 3), 200, np.uint8)
+    for seed in range(30):
+        out = _occlude_edge(crop, np.random.default_rng(seed))
+        changed = (out != crop).any(axis=2)
+        assert changed.any()
+        assert not changed[16:-16, 16:-16].any()  # the middle, where the number is, stays
+        assert changed.mean() <= 0.23
+
+
+def test_perspective_keeps_the_crop_size_and_moves_pixels_only_a_little():
+    yy, xx = np.mgrid[0:CROP_SIZE, 0:CROP_SIZE]
+    crop = np.dstack([xx * 4, yy * 4, np.zeros_like(xx)]).astype(np.uint8)
+    out = _perspective(crop, np.random.default_rng(3))
+    assert out.shape == crop.shape and out.dtype == np.uint8
+    centre = CROP_SIZE // 2
+    # The centre pixel comes from within 7 % of the side of where it was.
+    assert abs(int(out[centre, centre, 0]) - centre * 4) <= 0.07 * CROP_SIZE * 4 + 4
+    assert abs(int(out[centre, centre, 1]) - centre * 4) <= 0.07 * CROP_SIZE * 4 + 4
+
+
+def test_augment_gives_classifier_sized_views_that_differ():
+    rng = np.random.default_rng(0)
+    stored = rng.integers(0, 255, (STORE_SIZE, STORE_SIZE, 3), dtype=np.uint8)
+    views = [augment(stored, rng) for _ in range(8)]
+    assert all(v.shape == (CROP_SIZE, CROP_SIZE, 3) and v.dtype == np.uint8 for v in views)
+    assert len({v.tobytes() for v in views}) == 8
