@@ -258,16 +258,22 @@ def _corners(matrix: np.ndarray, tile_w: int, tile_h: int) -> np.ndarray:
 def layout(rng: np.random.Generator, h: int, w: int) -> list[tuple[float, float, float, int]]:
     """Tile centres, angles and widths: (cx, cy, angle_deg, tile_w) in scene pixels.
 
-    Groups of touching rows (melds, racks) at a scene-wide or own angle, plus loose tiles.
+    Groups of touching rows (melds, racks) at a scene-wide or own angle, rows laid diagonally
+    (30-60 degrees off the photo's axes, so that their axis-aligned boxes overlap by half),
+    crowded piles of tiles at many angles, plus loose tiles.
     """
     long_side = max(h, w)
     tile_w = int(rng.uniform(0.035, 0.14) * long_side)
     tile_h = tile_w * 1.35
     scene_angle = rng.uniform(-15, 15) if rng.random() < 0.6 else rng.uniform(-180, 180)
+    if rng.random() < 0.3:  # the whole table photographed diagonally
+        scene_angle = float(rng.choice([-1, 1])) * rng.uniform(30, 60) + 90 * rng.integers(0, 4)
     placed: list[tuple[float, float, float, int]] = []
     for _ in range(int(rng.integers(0, 7))):
         rack = rng.random() < 0.2
         angle = scene_angle + (rng.normal(0, 4) if rng.random() < 0.7 else rng.uniform(-90, 90))
+        if not rack and rng.random() < 0.25:  # a diagonal row
+            angle = float(rng.choice([-1, 1])) * rng.uniform(30, 60) + 90 * rng.integers(0, 4)
         gap = 0.0 if rack else tile_w * max(0.0, rng.normal(0.02, 0.04))
         row_step = tile_h * (1.04 if rack else rng.uniform(1.15, 2.0))
         rad = math.radians(-angle)
@@ -281,12 +287,50 @@ def layout(rng: np.random.Generator, h: int, w: int) -> list[tuple[float, float,
                 cy = oy + uy * col + vy * r * row_step + rng.normal(0, tile_w * 0.02)
                 placed.append((cx, cy, angle + rng.normal(0, 1.5), tile_w))
                 col += tile_w + gap + abs(rng.normal(0, tile_w * 0.02))
+    for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.4 else 0):
+        placed += _pile(rng, h, w, tile_w)
     n_loose = int(rng.integers(0, 25)) if placed else int(rng.integers(1, 30))
     for _ in range(n_loose):
         size = tile_w if rng.random() < 0.7 else int(tile_w * rng.uniform(1.0, 2.0))
         angle = rng.uniform(-180, 180) if rng.random() < 0.6 else scene_angle + rng.normal(0, 8)
         placed.append((rng.uniform(0, w), rng.uniform(0, h), angle, size))
     return placed
+
+
+def _pile(
+    rng: np.random.Generator, h: int, w: int, tile_w: int
+) -> list[tuple[float, float, float, int]]:
+    """A crowded heap of tiles at many angles, touching and slightly overlapping (the pool
+    pushed together); ``render_scene`` skips a tile mostly covering another one."""
+    count = int(rng.integers(8, 30))
+    radius = tile_w * math.sqrt(count) * rng.uniform(0.55, 0.85)
+    cx, cy = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h
+    tiles = []
+    for _ in range(count):
+        r = radius * math.sqrt(rng.random())
+        t = rng.uniform(0, 2 * math.pi)
+        tiles.append((cx + r * math.cos(t), cy + r * math.sin(t), rng.uniform(-180, 180), tile_w))
+    return tiles
+
+
+def _camera(rng: np.random.Generator, big_w: int, big_h: int, w: int, h: int) -> np.ndarray:
+    """Homography from the padded canvas to the photo: a random tilt, then a crop to w x h.
+
+    The crop lies inside the tilted canvas (no mirrored border showing unlabelled tiles), and
+    when the tilted canvas is smaller than the photo the enlargement is part of the homography,
+    so the boxes follow it. Same construction as ``datasets.dominoes_synth._camera``.
+    """
+    src = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
+    dst = (src + rng.uniform(-0.12, 0.12, (4, 2)) * [big_w, big_h]).astype(np.float32)
+    dst -= dst.min(axis=0)
+    tilt = cv2.getPerspectiveTransform(src, dst)
+    left, right = max(dst[0, 0], dst[3, 0]) + 1, min(dst[1, 0], dst[2, 0]) - 1
+    top, bottom = max(dst[0, 1], dst[1, 1]) + 1, min(dst[2, 1], dst[3, 1]) - 1
+    scale = max(w / (right - left), h / (bottom - top), 1.0)
+    x0 = rng.uniform(left * scale, max(left * scale, right * scale - w))
+    y0 = rng.uniform(top * scale, max(top * scale, bottom * scale - h))
+    crop = np.array([[scale, 0, -x0], [0, scale, -y0], [0, 0, 1]])
+    return crop @ tilt
 
 
 def render_scene(
@@ -319,30 +363,17 @@ def render_scene(
         taken |= poly
         _paste(scene, ids, face, matrix, len(tiles))
         tiles.append(PlacedTile(label, quad))
-    # Camera: perspective from a random tilt, then crop to the photo.
-    src = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
-    jitter = rng.uniform(-0.12, 0.12, (4, 2)) * [big_w, big_h]
-    dst = (src + jitter).astype(np.float32)
-    dst -= dst.min(axis=0)
-    homography = cv2.getPerspectiveTransform(src, dst)
-    out_w, out_h = int(dst[:, 0].max()), int(dst[:, 1].max())
-    scene = cv2.warpPerspective(scene, homography, (out_w, out_h), borderMode=cv2.BORDER_REFLECT)
-    ids = cv2.warpPerspective(
-        ids.astype(np.float32),
-        homography,
-        (out_w, out_h),
-        flags=cv2.INTER_NEAREST,
-        borderValue=-1,
+    # Camera: perspective from a random tilt, cropped to the photo inside the tilted canvas.
+    homography = _camera(rng, big_w, big_h, w, h)
+    scene = cv2.warpPerspective(scene, homography, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    ids_crop = cv2.warpPerspective(
+        ids.astype(np.float32), homography, (w, h), flags=cv2.INTER_NEAREST, borderValue=-1
     ).astype(np.int32)
-    x0 = int(rng.uniform(0, max(1, out_w - w)))
-    y0 = int(rng.uniform(0, max(1, out_h - h)))
-    scene = cv2.resize(scene[y0 : y0 + h, x0 : x0 + w], (w, h))
-    ids_crop = ids[y0 : y0 + h, x0 : x0 + w]
     counts = np.bincount(ids_crop[ids_crop >= 0].ravel(), minlength=len(tiles))
     labels: list[tuple[str, list[float]]] = []
     for i, tile in enumerate(tiles):
-        quad = cv2.perspectiveTransform(tile.quad[None].astype(np.float32), homography)[0]
-        quad -= [x0, y0]
+        quad = cv2.perspectiveTransform(tile.quad[None].astype(np.float64), homography)[0]
+        quad = quad.astype(np.float32)
         full = cv2.contourArea(quad)
         if full < 60 or counts[i] < MIN_VISIBLE * full:
             continue

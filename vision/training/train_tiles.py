@@ -6,7 +6,9 @@ from its last checkpoint, the classifier from its last epoch):
 1. ``generate``: synthetic scenes (datasets/tiles_synth.py) into datasets/generated/tiles/synth;
 2. ``detector``: a class-agnostic YOLO26-nano from its yaml (no download) on synthetic scenes +
    the trainable real photos (3 copies each; the held-out quarter is never used), trained at
-   384 px and exported to ONNX at 512 px as ``tile_detector.onnx``;
+   384 px and exported to ONNX at 512 px as ``tile_detector.onnx``; then (round 3) fine-tuned
+   for ``--r3-epochs`` on a second synthetic set from the round-3 generator (crowded piles,
+   diagonal rows; ``synth_r3``, seed + 3) + the same real photos, and exported over it;
 3. ``classifier``: two small CNNs (value 1-17 / joker / none, and colour) on crops cut from
    full-resolution synthetic scenes and trainable real photos, exported together (outputs
    averaged) to ONNX as ``tile_classifier.onnx``.
@@ -30,6 +32,7 @@ from datasets.realdata import load_photos, realdata_dir, split_trainable, traini
 from vision.training.offline import GENERATED
 
 SEED = 20261129
+R3_SYNTH = "synth_r3"  # scenes of the round-3 renderer, for the detector fine-tune
 WORK = GENERATED / "tiles"
 
 
@@ -51,10 +54,12 @@ def _render_one(job: tuple[int, str]) -> int:
     return len(labels)
 
 
-def generate(work: Path, n_train: int, n_val: int, seed: int, procs: int = 2) -> None:
+def generate(
+    work: Path, n_train: int, n_val: int, seed: int, procs: int = 2, name: str = "synth"
+) -> None:
     jobs = []
     for split, count, offset in (("train", n_train, 0), ("val", n_val, 10_000_000)):
-        folder = work / "synth" / split
+        folder = work / name / split
         folder.mkdir(parents=True, exist_ok=True)
         jobs += [(seed * 1_000_003 + offset + i, str(folder / f"{i:05d}")) for i in range(count)]
     start = time.time()
@@ -64,9 +69,11 @@ def generate(work: Path, n_train: int, n_val: int, seed: int, procs: int = 2) ->
     print(f"generate: {len(jobs)} scenes ({tiles} new tiles) in {time.time() - start:.0f} s")
 
 
-def synth_items(work: Path, split: str) -> list[tuple[Path, list[tuple[str, list[float]]]]]:
+def synth_items(
+    work: Path, split: str, name: str = "synth"
+) -> list[tuple[Path, list[tuple[str, list[float]]]]]:
     items = []
-    for meta_path in sorted((work / "synth" / split).glob("*.json")):
+    for meta_path in sorted((work / name / split).glob("*.json")):
         meta = json.loads(meta_path.read_text())
         items.append((meta_path.with_suffix(".jpg"), [tuple(p) for p in meta["pieces"]]))
     return items
@@ -101,13 +108,15 @@ def _write_yolo(images: Path, labels: Path, stem: str, src: Path, pieces) -> Non
     (labels / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
 
 
-def build_detector_dataset(work: Path, real: list, real_copies: int) -> Path:
-    root = work / "det"
+def build_detector_dataset(
+    work: Path, real: list, real_copies: int, synth: str = "synth", name: str = "det"
+) -> Path:
+    root = work / name
     for split in ("train", "val"):
         (root / "images" / split).mkdir(parents=True, exist_ok=True)
         (root / "labels" / split).mkdir(parents=True, exist_ok=True)
     for split in ("train", "val"):
-        for image, pieces in synth_items(work, split):
+        for image, pieces in synth_items(work, split, synth):
             _write_yolo(
                 root / "images" / split, root / "labels" / split, f"s_{image.stem}", image, pieces
             )
@@ -185,6 +194,75 @@ def train_detector(
     print(f"detector: {out / 'tile_detector.onnx'} ({time.time() - start:.0f} s)")
 
 
+def finetune_detector(
+    work: Path,
+    out: Path,
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    seed: int,
+    real_items,
+    export_imgsz: int,
+) -> None:
+    """Round 3: fine-tune the round-1 detector on scenes of the round-3 renderer (camera fix,
+    crowded piles, diagonal rows: ``synth_r3``) + the trainable real photos; export it as
+    ``tile_detector.onnx``. Resumes from its own last checkpoint."""
+    from vision.training.offline import prepare
+
+    prepare()
+    from ultralytics import YOLO
+
+    base = work / "runs" / "detector" / "weights" / "best.pt"
+    data_yaml = build_detector_dataset(
+        work, real_items(), real_copies=3, synth=R3_SYNTH, name="det_r3"
+    )
+    run_dir = work / "runs" / "detector_r3"
+    last = run_dir / "weights" / "last.pt"
+    start = time.time()
+    if (run_dir / "weights" / "best.pt").exists() and (run_dir / "done").exists():
+        print("detector r3: already trained")
+    elif last.exists():
+        print(f"detector r3: resuming from {last}")
+        YOLO(str(last)).train(resume=True)
+    else:
+        YOLO(str(base)).train(
+            data=str(data_yaml),
+            epochs=epochs,
+            imgsz=imgsz,
+            batch=batch,
+            device="cpu",
+            workers=0,
+            seed=seed,
+            deterministic=True,
+            amp=False,
+            plots=False,
+            fliplr=0.0,
+            flipud=0.0,
+            degrees=0.0,
+            mosaic=1.0,
+            close_mosaic=max(1, epochs // 3),
+            optimizer="AdamW",
+            lr0=0.001,
+            lrf=0.1,
+            warmup_epochs=0.5,
+            single_cls=True,
+            project=str(run_dir.parent),
+            name=run_dir.name,
+            exist_ok=True,
+            patience=100,
+            verbose=False,
+            val=True,
+        )
+    if not (run_dir / "done").exists():
+        (run_dir / "done").write_text(f"{time.time() - start:.0f}\n")
+    exported = YOLO(str(run_dir / "weights" / "best.pt")).export(
+        format="onnx", imgsz=export_imgsz, simplify=False, opset=17, dynamic=False
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(exported, out / "tile_detector.onnx")
+    print(f"detector r3: {out / 'tile_detector.onnx'} ({time.time() - start:.0f} s)")
+
+
 # ------------------------------------------------------------------------------- classifier
 
 
@@ -199,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=450)
     parser.add_argument("--val-scenes", type=int, default=40)
     parser.add_argument("--det-epochs", type=int, default=16)
+    parser.add_argument("--r3-scenes", type=int, default=300, help="round-3 fine-tune scenes")
+    parser.add_argument("--r3-val-scenes", type=int, default=40)
+    parser.add_argument("--r3-epochs", type=int, default=6, help="round-3 detector fine-tune")
     parser.add_argument("--det-imgsz", type=int, default=384, help="training image size")
     parser.add_argument("--det-export-imgsz", type=int, default=512, help="ONNX input size")
     parser.add_argument("--cls-epochs", type=int, default=40)
@@ -208,12 +289,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.smoke:
         args.scenes, args.val_scenes, args.det_epochs, args.cls_epochs = 6, 2, 1, 1
+        args.r3_scenes, args.r3_val_scenes, args.r3_epochs = 4, 2, 1
         args.cls_members = 1
         args.det_imgsz = args.det_export_imgsz = 160
     started = time.time()
     real_items = (lambda: []) if args.no_real else real_train_items
     if args.stage in ("all", "generate"):
         generate(args.work, args.scenes, args.val_scenes, args.seed)
+        if args.r3_epochs:
+            r3_seed = args.seed + 3  # round 3's scenes are new ones, not the base set re-rendered
+            generate(args.work, args.r3_scenes, args.r3_val_scenes, r3_seed, name=R3_SYNTH)
     if args.stage in ("all", "detector"):
         train_detector(
             args.work,
@@ -225,6 +310,17 @@ def main(argv: list[str] | None = None) -> int:
             real_items,
             export_imgsz=args.det_export_imgsz,
         )
+        if args.r3_epochs:
+            finetune_detector(
+                args.work,
+                args.out,
+                args.r3_epochs,
+                args.det_imgsz,
+                16,
+                args.seed,
+                real_items,
+                export_imgsz=args.det_export_imgsz,
+            )
     if args.stage in ("all", "classifier"):
         from vision.training.classifier import export_classifier, train_classifier
 
