@@ -47,7 +47,7 @@ from PIL import Image, ImageDraw, ImageFont
 from datasets.tiles_synth import _corners as piece_corners
 from datasets.tiles_synth import _paste as paste_piece
 from datasets.tiles_synth import _tile_matrix as piece_matrix
-from datasets.tiles_synth import background, photo_effects
+from datasets.tiles_synth import background, photo_effects, photo_size
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
@@ -747,9 +747,7 @@ def render_scene(seed: int, size: tuple[int, int] | None = None) -> CardScene:
     """A BGR photo of cards on a table and its labels, all from one seed."""
     rng = np.random.default_rng(seed)
     if size is None:
-        long_side = int(rng.choice([800, 960, 1000, 1100]))
-        short = int(long_side * 0.75)
-        size = (long_side, short) if rng.random() < 0.5 else (short, long_side)
+        size = photo_size(rng)
     w, h = size
     pad = int(0.15 * max(w, h))  # draw larger, then crop: cards may leave the photo
     big_w, big_h = w + 2 * pad, h + 2 * pad

@@ -55,7 +55,15 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from datasets.tiles_synth import _corners, _paste, _tile_matrix, background, photo_effects
+from datasets.tiles_synth import (
+    _corners,
+    _paste,
+    _tile_matrix,
+    background,
+    camera,
+    photo_effects,
+    photo_size,
+)
 from scorer.sets import DOMINO_SETS
 
 MAX_PIP = 12
@@ -644,26 +652,6 @@ def _lay(
     return laid
 
 
-def _camera(rng: np.random.Generator, big_w: int, big_h: int, w: int, h: int) -> np.ndarray:
-    """Homography from the padded canvas to the photo: a random tilt, then a crop to w x h.
-
-    The crop stays inside the tilted canvas, so no border is ever filled in (a mirrored border
-    would show unlabelled halves of dominoes).
-    """
-    src = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
-    dst = (src + rng.uniform(-0.12, 0.12, (4, 2)) * [big_w, big_h]).astype(np.float32)
-    dst -= dst.min(axis=0)
-    tilt = cv2.getPerspectiveTransform(src, dst)
-    # The largest axis-aligned rectangle spanned by the corners lies inside the tilted canvas.
-    left, right = max(dst[0, 0], dst[3, 0]) + 1, min(dst[1, 0], dst[2, 0]) - 1
-    top, bottom = max(dst[0, 1], dst[1, 1]) + 1, min(dst[2, 1], dst[3, 1]) - 1
-    scale = max(w / (right - left), h / (bottom - top), 1.0)
-    x0 = rng.uniform(left * scale, max(left * scale, right * scale - w))
-    y0 = rng.uniform(top * scale, max(top * scale, bottom * scale - h))
-    crop = np.array([[scale, 0, -x0], [0, scale, -y0], [0, 0, 1]])
-    return crop @ tilt
-
-
 def _to_photo(points, matrix: np.ndarray, homography: np.ndarray) -> np.ndarray:
     pts = np.asarray(points, np.float64).reshape(-1, 2) @ matrix[:, :2].T + matrix[:, 2]
     return cv2.perspectiveTransform(pts[None], homography)[0]
@@ -744,9 +732,7 @@ def render_scene_detailed(
     top = _set_top(set_name)
     copies = DOMINO_SETS[set_name][1]
     if size is None:
-        long_side = int(rng.choice([800, 960, 1000, 1100]))
-        short = int(long_side * 0.75)
-        size = (long_side, short) if rng.random() < 0.5 else (short, long_side)
+        size = photo_size(rng)
     w, h = size
     pad = int(0.15 * max(w, h))  # laid larger, then cropped: dominoes may leave the photo
     big_w, big_h = w + 2 * pad, h + 2 * pad
@@ -757,7 +743,7 @@ def render_scene_detailed(
         styles.append(random_style(rng, top))
     placements = _plan(rng, w, h, _Bag(rng, top, copies), styles)
     laid = _lay(canvas, ids, np.zeros((big_h, big_w), np.uint8), placements, styles, pad)
-    homography = _camera(rng, big_w, big_h, w, h)
+    homography = camera(rng, big_w, big_h, w, h)
     photo = cv2.warpPerspective(canvas, homography, (w, h), borderMode=cv2.BORDER_REFLECT)
     ids_photo = cv2.warpPerspective(
         ids.astype(np.float32), homography, (w, h), flags=cv2.INTER_NEAREST, borderValue=-1

@@ -313,12 +313,19 @@ def _pile(
     return tiles
 
 
-def _camera(rng: np.random.Generator, big_w: int, big_h: int, w: int, h: int) -> np.ndarray:
+def photo_size(rng: np.random.Generator) -> tuple[int, int]:
+    """A random photo size (w, h): long side 800-1100 px, 4:3, landscape or portrait."""
+    long_side = int(rng.choice([800, 960, 1000, 1100]))
+    short = int(long_side * 0.75)
+    return (long_side, short) if rng.random() < 0.5 else (short, long_side)
+
+
+def camera(rng: np.random.Generator, big_w: int, big_h: int, w: int, h: int) -> np.ndarray:
     """Homography from the padded canvas to the photo: a random tilt, then a crop to w x h.
 
-    The crop lies inside the tilted canvas (no mirrored border showing unlabelled tiles), and
+    The crop lies inside the tilted canvas (no mirrored border showing unlabelled pieces), and
     when the tilted canvas is smaller than the photo the enlargement is part of the homography,
-    so the boxes follow it. Same construction as ``datasets.dominoes_synth._camera``.
+    so the boxes follow it. Shared by the tile, domino and card scene generators.
     """
     src = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
     dst = (src + rng.uniform(-0.12, 0.12, (4, 2)) * [big_w, big_h]).astype(np.float32)
@@ -339,9 +346,7 @@ def render_scene(
     """A BGR photo and its labelled tiles [(label, [x1, y1, x2, y2]), ...] from one seed."""
     rng = np.random.default_rng(seed)
     if size is None:
-        long_side = int(rng.choice([800, 960, 1000, 1100]))
-        short = int(long_side * 0.75)
-        size = (long_side, short) if rng.random() < 0.5 else (short, long_side)
+        size = photo_size(rng)
     w, h = size
     pad = int(0.15 * max(w, h))  # render larger, then crop: tiles may leave the photo
     big_w, big_h = w + 2 * pad, h + 2 * pad
@@ -364,7 +369,7 @@ def render_scene(
         _paste(scene, ids, face, matrix, len(tiles))
         tiles.append(PlacedTile(label, quad))
     # Camera: perspective from a random tilt, cropped to the photo inside the tilted canvas.
-    homography = _camera(rng, big_w, big_h, w, h)
+    homography = camera(rng, big_w, big_h, w, h)
     scene = cv2.warpPerspective(scene, homography, (w, h), borderMode=cv2.BORDER_REPLICATE)
     ids_crop = cv2.warpPerspective(
         ids.astype(np.float32), homography, (w, h), flags=cv2.INTER_NEAREST, borderValue=-1

@@ -47,19 +47,19 @@ def test_camera_crop_stays_inside_the_tilted_canvas_and_scales_the_boxes():
     canvas is smaller than the photo: then the enlargement is in the homography the boxes use."""
     import cv2
 
-    from datasets.tiles_synth import _camera
+    from datasets.tiles_synth import camera
 
     for seed, (big_w, big_h, w, h) in enumerate(
         [(1300, 1000, 1000, 750), (700, 600, 1000, 750), (900, 1300, 720, 960)]
     ):
         for k in range(20):
-            homography = _camera(np.random.default_rng(seed * 100 + k), big_w, big_h, w, h)
+            homography = camera(np.random.default_rng(seed * 100 + k), big_w, big_h, w, h)
             photo_corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
             canvas = cv2.perspectiveTransform(photo_corners, np.linalg.inv(homography))[0]
             assert (canvas >= -1e-6).all() and (canvas[:, 0] <= big_w).all()
             assert (canvas[:, 1] <= big_h).all()
     # A canvas smaller than the photo is enlarged: a canvas point maps beyond its own span.
-    homography = _camera(np.random.default_rng(1), 700, 600, 1000, 750)
+    homography = camera(np.random.default_rng(1), 700, 600, 1000, 750)
     span = cv2.perspectiveTransform(np.array([[[0, 0], [700, 600]]], np.float64), homography)[0]
     assert span[1, 0] - span[0, 0] > 1000
 
