@@ -47,7 +47,7 @@ from PIL import Image, ImageDraw, ImageFont
 from datasets.tiles_synth import _corners as piece_corners
 from datasets.tiles_synth import _paste as paste_piece
 from datasets.tiles_synth import _tile_matrix as piece_matrix
-from datasets.tiles_synth import background, photo_effects, photo_size
+from datasets.tiles_synth import background, camera, photo_effects, photo_size
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
@@ -763,16 +763,9 @@ def render_scene(seed: int, size: tuple[int, int] | None = None) -> CardScene:
         for p in items
     ]
     ids, drawn = _compose(rng, canvas, items, styles, card_w, gloss_p=rng.uniform(0.0, 0.6))
-    # Camera: each canvas corner moves by up to 12 % (a tilt of up to ~30 degrees), then crop.
-    src = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
-    dst = src + rng.uniform(-0.12, 0.12, (4, 2)).astype(np.float32) * [big_w, big_h]
-    dst = (dst - dst.min(axis=0)).astype(np.float32)
-    homography = cv2.getPerspectiveTransform(src, dst)
-    out_w, out_h = int(dst[:, 0].max()), int(dst[:, 1].max())
-    x0 = int(rng.uniform(0, max(1, out_w - w)))
-    y0 = int(rng.uniform(0, max(1, out_h - h)))
-    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-    to_photo = shift @ homography
+    # Camera: the shared tilt-and-crop; the crop stays inside the tilted canvas, so no mirrored
+    # border shows unlabelled cards.
+    to_photo = camera(rng, big_w, big_h, w, h)
     photo = cv2.warpPerspective(canvas, to_photo, (w, h), borderMode=cv2.BORDER_REFLECT)
     ids_photo = cv2.warpPerspective(
         ids.astype(np.float32), to_photo, (w, h), flags=cv2.INTER_NEAREST, borderValue=-1
