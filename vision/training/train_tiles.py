@@ -131,35 +131,37 @@ def build_detector_dataset(
     return data_yaml
 
 
-def train_detector(
-    work: Path,
+def _train_and_export(
+    tag: str,
+    run_dir: Path,
+    start_from: str,
+    data_yaml: Path,
     out: Path,
     epochs: int,
     imgsz: int,
     batch: int,
     seed: int,
-    real_items,
-    export_imgsz: int | None = None,
+    export_imgsz: int,
+    **extra: object,
 ) -> None:
-    """Train at ``imgsz``; export at ``export_imgsz`` (larger reads small tiles better: 512 was
-    chosen on the trained-on real photos, never on the held-out ones)."""
+    """Train a one-class tile detector from ``start_from`` (a model yaml or weights), resuming
+    from ``run_dir``'s last checkpoint; record the training time; export ``tile_detector.onnx``.
+    ``extra`` holds the stage's own training arguments (optimizer, learning rate)."""
     from vision.training.offline import prepare
 
     prepare()
     from ultralytics import YOLO
 
-    data_yaml = build_detector_dataset(work, real_items(), real_copies=3)
-    run_dir = work / "runs" / "detector"
     last = run_dir / "weights" / "last.pt"
+    best = run_dir / "weights" / "best.pt"
     start = time.time()
-    if (run_dir / "weights" / "best.pt").exists() and (run_dir / "done").exists():
-        print("detector: already trained")
+    if best.exists() and (run_dir / "done").exists():
+        print(f"{tag}: already trained")
     elif last.exists():
-        print(f"detector: resuming from {last}")
+        print(f"{tag}: resuming from {last}")
         YOLO(str(last)).train(resume=True)
     else:
-        model = YOLO("yolo26n.yaml")
-        model.train(
+        YOLO(start_from).train(
             data=str(data_yaml),
             epochs=epochs,
             imgsz=imgsz,
@@ -182,16 +184,43 @@ def train_detector(
             patience=100,
             verbose=False,
             val=True,
+            **extra,
         )
     if not (run_dir / "done").exists():  # training time, kept for the model card
         (run_dir / "done").write_text(f"{time.time() - start:.0f}\n")
-    best = run_dir / "weights" / "best.pt"
     exported = YOLO(str(best)).export(
-        format="onnx", imgsz=export_imgsz or imgsz, simplify=False, opset=17, dynamic=False
+        format="onnx", imgsz=export_imgsz, simplify=False, opset=17, dynamic=False
     )
     out.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(exported, out / "tile_detector.onnx")
-    print(f"detector: {out / 'tile_detector.onnx'} ({time.time() - start:.0f} s)")
+    print(f"{tag}: {out / 'tile_detector.onnx'} ({time.time() - start:.0f} s)")
+
+
+def train_detector(
+    work: Path,
+    out: Path,
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    seed: int,
+    real_items,
+    export_imgsz: int | None = None,
+) -> None:
+    """Train at ``imgsz``; export at ``export_imgsz`` (larger reads small tiles better: 512 was
+    chosen on the trained-on real photos, never on the held-out ones)."""
+    data_yaml = build_detector_dataset(work, real_items(), real_copies=3)
+    _train_and_export(
+        "detector",
+        work / "runs" / "detector",
+        "yolo26n.yaml",
+        data_yaml,
+        out,
+        epochs,
+        imgsz,
+        batch,
+        seed,
+        export_imgsz or imgsz,
+    )
 
 
 def finetune_detector(
@@ -207,60 +236,25 @@ def finetune_detector(
     """Round 3: fine-tune the round-1 detector on scenes of the round-3 renderer (camera fix,
     crowded piles, diagonal rows: ``synth_r3``) + the trainable real photos; export it as
     ``tile_detector.onnx``. Resumes from its own last checkpoint."""
-    from vision.training.offline import prepare
-
-    prepare()
-    from ultralytics import YOLO
-
-    base = work / "runs" / "detector" / "weights" / "best.pt"
     data_yaml = build_detector_dataset(
         work, real_items(), real_copies=3, synth=R3_SYNTH, name="det_r3"
     )
-    run_dir = work / "runs" / "detector_r3"
-    last = run_dir / "weights" / "last.pt"
-    start = time.time()
-    if (run_dir / "weights" / "best.pt").exists() and (run_dir / "done").exists():
-        print("detector r3: already trained")
-    elif last.exists():
-        print(f"detector r3: resuming from {last}")
-        YOLO(str(last)).train(resume=True)
-    else:
-        YOLO(str(base)).train(
-            data=str(data_yaml),
-            epochs=epochs,
-            imgsz=imgsz,
-            batch=batch,
-            device="cpu",
-            workers=0,
-            seed=seed,
-            deterministic=True,
-            amp=False,
-            plots=False,
-            fliplr=0.0,
-            flipud=0.0,
-            degrees=0.0,
-            mosaic=1.0,
-            close_mosaic=max(1, epochs // 3),
-            optimizer="AdamW",
-            lr0=0.001,
-            lrf=0.1,
-            warmup_epochs=0.5,
-            single_cls=True,
-            project=str(run_dir.parent),
-            name=run_dir.name,
-            exist_ok=True,
-            patience=100,
-            verbose=False,
-            val=True,
-        )
-    if not (run_dir / "done").exists():
-        (run_dir / "done").write_text(f"{time.time() - start:.0f}\n")
-    exported = YOLO(str(run_dir / "weights" / "best.pt")).export(
-        format="onnx", imgsz=export_imgsz, simplify=False, opset=17, dynamic=False
+    _train_and_export(
+        "detector r3",
+        work / "runs" / "detector_r3",
+        str(work / "runs" / "detector" / "weights" / "best.pt"),
+        data_yaml,
+        out,
+        epochs,
+        imgsz,
+        batch,
+        seed,
+        export_imgsz,
+        optimizer="AdamW",
+        lr0=0.001,
+        lrf=0.1,
+        warmup_epochs=0.5,
     )
-    out.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(exported, out / "tile_detector.onnx")
-    print(f"detector r3: {out / 'tile_detector.onnx'} ({time.time() - start:.0f} s)")
 
 
 # ------------------------------------------------------------------------------- classifier
