@@ -40,22 +40,21 @@ def _table(args: argparse.Namespace) -> int:
     return 0
 
 
-def _score(args: argparse.Namespace) -> int:
-    text = sys.stdin.read()
+def _stdin_json(what: str) -> object:
+    """The JSON document on stdin, or a HandError naming ``what`` it should have been."""
     try:
-        hand = json.loads(text)
+        return json.loads(sys.stdin.read())
     except json.JSONDecodeError as error:
-        raise HandError(f"the hand on stdin is not valid JSON: {error}") from None
-    _print(api.score(args.game, parse_option_pairs(args.option), hand))
+        raise HandError(f"the {what} on stdin is not valid JSON: {error}") from None
+
+
+def _score(args: argparse.Namespace) -> int:
+    _print(api.score(args.game, parse_option_pairs(args.option), _stdin_json("hand")))
     return 0
 
 
 def _hint(args: argparse.Namespace) -> int:
-    text = sys.stdin.read()
-    try:
-        position = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise HandError(f"the position on stdin is not valid JSON: {error}") from None
+    position = _stdin_json("position")
     _print(api.hint(args.game, parse_option_pairs(args.option), position))
     return 0
 
