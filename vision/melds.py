@@ -31,21 +31,23 @@ def _neighbours(a: Sequence[float], b: Sequence[float]) -> bool:
     bw, bh = b[2] - b[0], b[3] - b[1]
     if max(aw, bw) > MAX_SIZE_RATIO * min(aw, bw) or max(ah, bh) > MAX_SIZE_RATIO * min(ah, bh):
         return False
-    upright = _upright(a) and _upright(b)
-    sideways = not _upright(a) and not _upright(b)
-    if upright:  # row runs left-right
-        across = min(a[3], b[3]) - max(a[1], b[1])
-        gap = max(a[0], b[0]) - min(a[2], b[2])
-        if across < MIN_OVERLAP * min(ah, bh):
-            return False
-        return gap <= MAX_GAP * min(aw, bw)
-    if sideways:  # row runs top-bottom
-        across = min(a[2], b[2]) - max(a[0], b[0])
-        gap = max(a[1], b[1]) - min(a[3], b[3])
-        if across < MIN_OVERLAP * min(aw, bw):
-            return False
-        return gap <= MAX_GAP * min(ah, bh)
+    if _upright(a) and _upright(b):  # row runs left-right
+        return _in_row(a, b, along=0)
+    if not _upright(a) and not _upright(b):  # row runs top-bottom
+        return _in_row(a, b, along=1)
     return False
+
+
+def _in_row(a: Sequence[float], b: Sequence[float], along: int) -> bool:
+    """Side by side along axis ``along`` (0: x, 1: y): overlapping enough across, small gap."""
+    cross = 1 - along
+    a_along, b_along = a[along + 2] - a[along], b[along + 2] - b[along]
+    a_cross, b_cross = a[cross + 2] - a[cross], b[cross + 2] - b[cross]
+    overlap = min(a[cross + 2], b[cross + 2]) - max(a[cross], b[cross])
+    if overlap < MIN_OVERLAP * min(a_cross, b_cross):
+        return False
+    gap = max(a[along], b[along]) - min(a[along + 2], b[along + 2])
+    return gap <= MAX_GAP * min(a_along, b_along)
 
 
 def group_rows(boxes: Sequence[Sequence[float]]) -> list[list[int]]:
