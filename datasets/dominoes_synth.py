@@ -532,15 +532,27 @@ def _plan_row(
 
 
 def _plan(
-    rng: np.random.Generator, w: int, h: int, bag: _Bag, styles: list[DominoStyle]
+    rng: np.random.Generator,
+    w: int,
+    h: int,
+    bag: _Bag,
+    styles: list[DominoStyle],
+    look: int = 1,
 ) -> list[_Placement]:
     """Chains and rows first (they are laid first and stay whole), then loose and face-down.
 
     Now and then a close-up: one to three big dominoes, as in a photo of a few tiles or a crop.
+    Look 2 (round 2) takes close-ups 3 times as often and larger dominoes on whole tables:
+    real photos of dominoes are mostly taken close (round 1's detector never saw a domino
+    longer than a fifth of the photo and missed most real ones).
     """
     long_side = max(w, h)
-    closeup = rng.random() < 0.08
-    base = rng.uniform(0.12, 0.3) if closeup else rng.uniform(0.028, 0.1)
+    if look >= 2:
+        closeup = rng.random() < 0.25
+        base = rng.uniform(0.12, 0.3) if closeup else float(np.exp(rng.uniform(-3.5, -1.9)))
+    else:
+        closeup = rng.random() < 0.08
+        base = rng.uniform(0.12, 0.3) if closeup else rng.uniform(0.028, 0.1)
     widths = [int(base * long_side)] + [
         int(base * long_side * rng.uniform(0.85, 1.15)) for _ in styles[1:]
     ]
@@ -632,8 +644,12 @@ def _lay(
     placements: list[_Placement],
     styles: Sequence[DominoStyle],
     offset: float = 0.0,
+    side: tuple[float, float] | None = None,
 ) -> list[_Laid]:
-    """Paste the placements in order; a chain stops at its first tile that would lie on another."""
+    """Paste the placements in order; a chain stops at its first tile that would lie on another.
+
+    ``side``: (depth as a share of a domino's width, direction in degrees) of the dominoes'
+    bodies seen at a slant, the same for the whole photo (one camera)."""
     laid: list[_Laid] = []
     broken: set[int] = set()
     for p in placements:
@@ -647,7 +663,11 @@ def _lay(
             if p.chain >= 0:
                 broken.add(p.chain)
             continue
-        _paste(canvas, ids, face, matrix, len(laid))
+        body = None
+        if side is not None:
+            shade = np.array(style.body[::-1], np.float32) * 0.72
+            body = (side[0], side[1], shade)
+        _paste(canvas, ids, face, matrix, len(laid), body)
         laid.append(_Laid(len(laid), matrix, width, length, style, p.halves, p.chain, p.position))
     return laid
 
@@ -723,9 +743,12 @@ def _label(
 
 
 def render_scene_detailed(
-    seed: int, size: tuple[int, int] | None = None, set_name: str | None = None
+    seed: int, size: tuple[int, int] | None = None, set_name: str | None = None, look: int = 1
 ) -> DominoScene:
-    """A photo of dominoes from one seed, with halves, chains and face-down boxes."""
+    """A photo of dominoes from one seed, with halves, chains and face-down boxes.
+
+    ``look=2`` (round 2): larger dominoes and more close-ups, and thick bodies whose side shows
+    (a photo taken at a slant). Look 1 gives round 1's scenes unchanged."""
     rng = np.random.default_rng(seed)
     if set_name is None:
         set_name = SET_NAMES[int(rng.choice(len(SET_NAMES), p=[0.3, 0.35, 0.25, 0.1]))]
@@ -741,8 +764,11 @@ def render_scene_detailed(
     styles = [random_style(rng, top)]
     if rng.random() < 0.15:  # a second set's printing on the same table
         styles.append(random_style(rng, top))
-    placements = _plan(rng, w, h, _Bag(rng, top, copies), styles)
-    laid = _lay(canvas, ids, np.zeros((big_h, big_w), np.uint8), placements, styles, pad)
+    placements = _plan(rng, w, h, _Bag(rng, top, copies), styles, look)
+    side = None
+    if look >= 2 and rng.random() < 0.7:
+        side = (float(rng.uniform(0.04, 0.3)), float(90 + rng.normal(0, 35)))
+    laid = _lay(canvas, ids, np.zeros((big_h, big_w), np.uint8), placements, styles, pad, side)
     homography = camera(rng, big_w, big_h, w, h)
     photo = cv2.warpPerspective(canvas, homography, (w, h), borderMode=cv2.BORDER_REFLECT)
     ids_photo = cv2.warpPerspective(
@@ -753,10 +779,10 @@ def render_scene_detailed(
 
 
 def render_scene(
-    seed: int, size: tuple[int, int] | None = None, set_name: str | None = None
+    seed: int, size: tuple[int, int] | None = None, set_name: str | None = None, look: int = 1
 ) -> tuple[np.ndarray, list[tuple[str, list[float]]]]:
     """A BGR photo and its labelled dominoes [(label, [x1, y1, x2, y2]), ...] from one seed."""
-    scene = render_scene_detailed(seed, size, set_name)
+    scene = render_scene_detailed(seed, size, set_name, look)
     return scene.image, scene.labels()
 
 

@@ -208,14 +208,23 @@ def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 # --------------------------------------------------------------------------------- scenes
 
 
-def _paste(scene: np.ndarray, ids: np.ndarray, tile: np.ndarray, matrix: np.ndarray, idx: int):
+def _paste(
+    scene: np.ndarray,
+    ids: np.ndarray,
+    tile: np.ndarray,
+    matrix: np.ndarray,
+    idx: int,
+    side: tuple[float, float, np.ndarray] | None = None,
+):
     """Warp an RGBA tile into the BGR scene with a drop shadow; mark its pixels in ``ids``.
 
+    ``side``: (depth as a share of the tile's width, direction in degrees, BGR colour) of the
+    body's side seen at a slant; by default a thin grey edge below the face.
     Works on the tile's region of interest only (a full-canvas warp per tile is slow).
     """
     h, w = scene.shape[:2]
     quad = _corners(matrix, tile.shape[1], tile.shape[0])
-    margin = int(tile.shape[1] * 0.15) + 2
+    margin = int(tile.shape[1] * (0.15 if side is None else 0.15 + side[0])) + 2
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - margin, 0)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + margin, [w, h])
     if x1 <= x0 or y1 <= y0:
@@ -234,9 +243,21 @@ def _paste(scene: np.ndarray, ids: np.ndarray, tile: np.ndarray, matrix: np.ndar
     if shadow.ndim == 2:
         shadow = shadow[..., None]
     out = roi.astype(np.float32) * (1 - 0.45 * shadow)
-    side = np.roll(alpha, max(1, shift // 2), axis=0)
-    side_col = np.array([150, 160, 170], np.float32)
-    out = out * (1 - side) + side_col * side
+    if side is None:
+        body = np.roll(alpha, max(1, shift // 2), axis=0)
+        side_col = np.array([150, 160, 170], np.float32)
+        out = out * (1 - body) + side_col * body
+    else:  # an extruded body: the face swept along the view direction, shaded darker
+        depth, direction, side_col = side
+        dx = math.cos(math.radians(direction)) * depth * tile.shape[1]
+        dy = math.sin(math.radians(direction)) * depth * tile.shape[1]
+        body = np.zeros_like(alpha[..., 0])
+        steps = max(1, int(math.hypot(dx, dy)))
+        for k in range(1, steps + 1):
+            m = np.float32([[1, 0, dx * k / steps], [0, 1, dy * k / steps]])
+            body = np.maximum(body, cv2.warpAffine(alpha[..., 0], m, body.shape[::-1]))
+        body = body[..., None]
+        out = out * (1 - body) + np.asarray(side_col, np.float32) * body
     bgr = rgba[..., 2::-1].astype(np.float32)
     out = out * (1 - alpha) + bgr * alpha
     roi[:] = np.clip(out, 0, 255).astype(np.uint8)

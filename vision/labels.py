@@ -33,3 +33,46 @@ def split_tile_label(label: str) -> tuple[int, int]:
 # a detector false positive such as a tile's back, a rack, the box). It is never reported.
 CLASSIFIER_VALUES: tuple[str, ...] = (*TILE_VALUES, "none")
 NONE_INDEX = len(CLASSIFIER_VALUES) - 1
+
+
+# Dominoes: labels "a-b" with a <= b, halves 0..12. The reader has two heads: the smaller half
+# (0..12, then "none": not a face-up domino) and the larger half (0..12).
+MAX_PIP = 12
+PIP_COUNTS: tuple[str, ...] = tuple(str(n) for n in range(MAX_PIP + 1))
+DOMINO_NONE = MAX_PIP + 1  # index of "none" in the first head
+
+
+def domino_label(a: int, b: int) -> str:
+    return f"{min(a, b)}-{max(a, b)}"
+
+
+def split_domino_label(label: str) -> tuple[int, int]:
+    """(smaller half, larger half) of a label such as ``3-8`` (either order accepted)."""
+    a, _, b = label.partition("-")
+    low, high = sorted((int(a), int(b)))
+    return low, high
+
+
+# Cards: labels rank + suit (``QH``, ``10S``) and ``JK`` for a joker. The reader has two heads:
+# rank (A..K, joker, then "none": not a corner index) and suit (C, D, H, S).
+CARD_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+CARD_SUITS: tuple[str, ...] = ("C", "D", "H", "S")
+CARD_JOKER = "JK"
+CARD_JOKER_INDEX = len(CARD_RANKS)
+CARD_NONE = CARD_JOKER_INDEX + 1
+
+
+def card_label(rank_index: int, suit_index: int) -> str:
+    if rank_index == CARD_JOKER_INDEX:
+        return CARD_JOKER
+    return f"{CARD_RANKS[rank_index]}{CARD_SUITS[suit_index]}"
+
+
+def split_card_label(label: str) -> tuple[int, int]:
+    """(rank index, suit index) of a card label; the joker's suit index is -1."""
+    if label == CARD_JOKER:
+        return CARD_JOKER_INDEX, -1
+    return CARD_RANKS.index(label[:-1]), CARD_SUITS.index(label[-1])
+
+# The highest half of each domino set (vision's own copy: vision/ never imports scorer/).
+DOMINO_SET_TOPS: dict[str, int] = {"double-six": 6, "double-nine": 9, "double-twelve": 12}

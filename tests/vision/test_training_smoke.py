@@ -44,3 +44,28 @@ def test_training_smoke_writes_working_onnx_models(tmp_path):
 
     result = TileRecogniser(out).recognise(np.full((240, 320, 3), 120, np.uint8))
     assert result["kind"] == "tiles"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["dominoes", "cards"])
+def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
+    out = tmp_path / "models"
+    work = tmp_path / "work"
+    command = [sys.executable, "-m", "vision.training.train_pieces", "--kind", kind, "--smoke"]
+    subprocess.run(
+        [*command, "--out", str(out), "--work", str(work)],
+        cwd=ROOT,
+        check=True,
+        timeout=420,
+        capture_output=True,
+    )
+    prefix = "domino" if kind == "dominoes" else "card"
+    for name in (f"{prefix}_detector.onnx", f"{prefix}_reader.onnx"):
+        assert (out / name).stat().st_size > 10_000
+    if kind == "dominoes":
+        assert (work / "runs" / "detector_r2" / "done").exists()  # the round-2 fine-tune ran
+        from vision.dominoes import DominoRecogniser as Recogniser
+    else:
+        from vision.cards import CardRecogniser as Recogniser
+    result = Recogniser(out).recognise(np.full((240, 320, 3), 120, np.uint8))
+    assert result["kind"] == kind

@@ -11,15 +11,47 @@ light, contrast, blur and noise; no hue shifts (colour is a label).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.crops import CROP_SIZE, STORE_MARGIN, STORE_SIZE, cut_crop
-from vision.labels import CLASSIFIER_VALUES, NONE_INDEX, split_tile_label
+from vision.labels import CLASSIFIER_VALUES, TILE_COLOURS, split_tile_label
 
 RECIPE = "r2"  # bump when the augmentation or schedule changes
+
+
+@dataclass(frozen=True)
+class ReaderSpec:
+    """What a crop reader learns: two heads, the first of which ends with a "none" class (not a
+    piece: a detector's false positive), the second ignored (-1) for "none" and where the label
+    has no such part (a joker's colour or suit)."""
+
+    name: str  # prefix of the crop cache and checkpoints ("" for the number tiles)
+    heads: tuple[tuple[str, int], tuple[str, int]]  # ONNX output names and class counts
+    targets: Callable[[str], tuple[int, int]]  # label -> (first head, second head or -1)
+    recipe: str = RECIPE
+    crop_size: int = CROP_SIZE
+    hue_shift: bool = False  # colour is not part of the label: shift hues, swap channels
+
+    @property
+    def none_index(self) -> int:
+        return self.heads[0][1] - 1
+
+    @property
+    def store_size(self) -> int:
+        return round(self.crop_size * STORE_SIZE / CROP_SIZE)
+
+    def file(self, stem: str) -> str:
+        return f"{self.name}_{stem}" if self.name else stem
+
+
+TILE_SPEC = ReaderSpec(
+    "", (("value", len(CLASSIFIER_VALUES)), ("colour", len(TILE_COLOURS))), split_tile_label
+)
 
 
 def _box_iou_max(box, boxes) -> float:
@@ -33,9 +65,12 @@ def _box_iou_max(box, boxes) -> float:
     return float((inter / max(area, 1e-6)).max())
 
 
-def collect_crops(items, rng: np.random.Generator, negatives_per_image: int = 2):
-    """Stored crops (N, STORE, STORE, 3) uint8, value and colour targets (colour -1 = none)."""
+def collect_crops(
+    items, rng: np.random.Generator, negatives_per_image: int = 2, spec: ReaderSpec = TILE_SPEC
+):
+    """Stored crops (N, STORE, STORE, 3) uint8, first- and second-head targets (-1 = none)."""
     crops, values, colours = [], [], []
+    store = spec.store_size
     for image_path, pieces in items:
         img = cv2.imread(str(image_path))
         if img is None:
@@ -44,8 +79,8 @@ def collect_crops(items, rng: np.random.Generator, negatives_per_image: int = 2)
         for label, box in pieces:
             if box is None:
                 continue
-            value, colour = split_tile_label(label)
-            crops.append(cut_crop(img, box, STORE_SIZE, STORE_MARGIN))
+            value, colour = spec.targets(label)
+            crops.append(cut_crop(img, box, store, STORE_MARGIN))
             values.append(value)
             colours.append(colour)
             boxes.append(box)
@@ -59,22 +94,23 @@ def collect_crops(items, rng: np.random.Generator, negatives_per_image: int = 2)
                 box = (x1, y1, x1 + bw, y1 + bh)
                 # Background, or straddling two tiles / a tile's edge: not one readable face.
                 if _box_iou_max(box, boxes) < 0.45:
-                    crops.append(cut_crop(img, box, STORE_SIZE, STORE_MARGIN))
-                    values.append(NONE_INDEX)
+                    crops.append(cut_crop(img, box, store, STORE_MARGIN))
+                    values.append(spec.none_index)
                     colours.append(-1)
                     break
     return np.stack(crops), np.array(values, np.int64), np.array(colours, np.int64)
 
 
-def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A training view of a stored crop, CROP_SIZE square."""
+def augment(crop: np.ndarray, rng: np.random.Generator, spec: ReaderSpec = TILE_SPEC) -> np.ndarray:
+    """A training view of a stored crop, ``spec.crop_size`` square."""
+    size, store = spec.crop_size, crop.shape[0]
     # Re-crop: the stored crop has margin STORE_MARGIN; pick a margin in [0, 0.14] with jitter.
-    inner = STORE_SIZE / (1 + 2 * STORE_MARGIN)  # box size in stored pixels
+    inner = store / (1 + 2 * STORE_MARGIN)  # box size in stored pixels
     margin = rng.uniform(-0.02, 0.14)
     side = inner * (1 + 2 * margin)
     sx, sy = side * rng.uniform(0.93, 1.07), side * rng.uniform(0.93, 1.07)
-    cx = STORE_SIZE / 2 + rng.normal(0, inner * 0.04)
-    cy = STORE_SIZE / 2 + rng.normal(0, inner * 0.04)
+    cx = store / 2 + rng.normal(0, inner * 0.04)
+    cy = store / 2 + rng.normal(0, inner * 0.04)
     # Crops come square to the tile (vision/crops.py): mostly upright or upside down, sometimes
     # a quarter off (near 45 degrees, or when the box's sides mislead).
     quarter = int(rng.choice(4, p=[0.4, 0.1, 0.4, 0.1]))
@@ -82,14 +118,14 @@ def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.15:  # the angle estimate can be off on crowded piles
         angle += rng.uniform(-14, 14)
     matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
-    matrix[0] *= CROP_SIZE / sx
-    matrix[1] *= CROP_SIZE / sy
-    matrix[0, 2] += CROP_SIZE / 2 - cx * CROP_SIZE / sx
-    matrix[1, 2] += CROP_SIZE / 2 - cy * CROP_SIZE / sy
+    matrix[0] *= size / sx
+    matrix[1] *= size / sy
+    matrix[0, 2] += size / 2 - cx * size / sx
+    matrix[1, 2] += size / 2 - cy * size / sy
     out = cv2.warpAffine(
         crop,
         matrix,
-        (CROP_SIZE, CROP_SIZE),
+        (size, size),
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REFLECT,
     )
@@ -97,6 +133,8 @@ def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         out = _perspective(out, rng)
     if rng.random() < 0.2:  # partly covered by a neighbour's edge, a finger, the photo's edge
         out = _occlude_edge(out, rng)
+    if spec.hue_shift and rng.random() < 0.5:  # other sets' colours: pips, bodies, inks
+        out = _shift_hue(out, rng)
     out = out.astype(np.float32)
     out = out * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
     mean = out.mean()
@@ -105,10 +143,21 @@ def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.3:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.2))
     if rng.random() < 0.3:
-        small = int(CROP_SIZE * rng.uniform(0.4, 0.8))
-        out = cv2.resize(cv2.resize(out, (small, small)), (CROP_SIZE, CROP_SIZE))
+        small = int(size * rng.uniform(0.4, 0.8))
+        out = cv2.resize(cv2.resize(out, (small, small)), (size, size))
     out += rng.normal(0, rng.uniform(0, 8), out.shape)
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _shift_hue(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Hues turned, channels swapped, sometimes the image inverted (dark tiles, light pips)."""
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
+    hsv[..., 0] = (hsv[..., 0].astype(np.int32) + int(rng.integers(0, 180))) % 180
+    out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    out = out[..., rng.permutation(3)]
+    if rng.random() < 0.15:
+        out = 255 - out
+    return np.ascontiguousarray(out)
 
 
 def _perspective(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -140,9 +189,12 @@ def _occlude_edge(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def build_net():
+def build_net(spec: ReaderSpec = TILE_SPEC):
     import torch
     from torch import nn
+
+    cells = spec.crop_size // 16  # 64 px -> 4 x 4 cells after the four halvings
+    (_first, first_classes), (_second, second_classes) = spec.heads
 
     def block(cin, cout, stride=1, pool=True):
         layers = [
@@ -160,10 +212,13 @@ def build_net():
                 block(3, 24, stride=2, pool=False), block(24, 32), block(32, 64), block(64, 96)
             )
             self.trunk = nn.Sequential(
-                nn.Flatten(), nn.Dropout(0.2), nn.Linear(96 * 4 * 4, 192), nn.ReLU(inplace=True)
+                nn.Flatten(),
+                nn.Dropout(0.2),
+                nn.Linear(96 * cells * cells, 192),
+                nn.ReLU(inplace=True),
             )
-            self.value = nn.Linear(192, len(CLASSIFIER_VALUES))
-            self.colour = nn.Linear(192, 4)
+            self.value = nn.Linear(192, first_classes)
+            self.colour = nn.Linear(192, second_classes)
 
         def forward(self, x):
             z = self.trunk(self.features(x))
@@ -190,6 +245,7 @@ def train_classifier(
     real_items,
     smoke: bool = False,
     member: int = 0,
+    spec: ReaderSpec = TILE_SPEC,
 ):
     """Train (or resume, or just load when finished) ensemble member ``member``; returns it.
 
@@ -201,7 +257,8 @@ def train_classifier(
     torch.manual_seed(seed + member)
     torch.set_num_threads(2)
     rng = np.random.default_rng(seed)
-    cache = work / "classifier" / ("crops_smoke.npz" if smoke else "crops.npz")
+    stem = "crops_smoke.npz" if smoke else "crops.npz"
+    cache = work / "classifier" / (spec.file(f"{spec.recipe}_{stem}") if spec.name else stem)
     cache.parent.mkdir(parents=True, exist_ok=True)
     started = time.time()
     if cache.exists():
@@ -213,11 +270,11 @@ def train_classifier(
             data["is_real"],
         )
     else:
-        synth = collect_crops(synth_items(work, "train"), rng)
+        synth = collect_crops(synth_items(work, "train"), rng, spec=spec)
         real_list = real_items()
         parts = [synth]
         if real_list:
-            parts.append(collect_crops(real_list, rng, negatives_per_image=4))
+            parts.append(collect_crops(real_list, rng, negatives_per_image=4, spec=spec))
         crops = np.concatenate([p[0] for p in parts])
         values = np.concatenate([p[1] for p in parts])
         colours = np.concatenate([p[2] for p in parts])
@@ -232,14 +289,16 @@ def train_classifier(
     )
     # Real crops are few but they are the target domain: sample each 4x as often.
     weights = np.where(is_real, 4.0, 1.0)
-    net = build_net()
+    net = build_net(spec)
     optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps_per_epoch = max(1, len(crops) // 128 + (1 if len(crops) % 128 else 0))
     scheduler = torch.optim.lr_scheduler.OneCycleLR(
         optimiser, max_lr=3e-3, total_steps=epochs * steps_per_epoch, pct_start=0.15
     )
     # The recipe tag keeps checkpoints of an earlier recipe from being resumed by this one.
-    name = f"{RECIPE}_last" + ("" if member == 0 else f"_{member}") + ("_smoke" if smoke else "")
+    name = spec.file(
+        f"{spec.recipe}_last" + ("" if member == 0 else f"_{member}") + ("_smoke" if smoke else "")
+    )
     checkpoint = work / "classifier" / f"{name}.pt"
     first_epoch = 0
     if checkpoint.exists():
@@ -256,7 +315,7 @@ def train_classifier(
         t0, total, right, seen = time.time(), 0.0, 0, 0
         epoch_rng = np.random.default_rng((seed + member) * 1000 + epoch)
         for idx in _batches(len(crops), 128, epoch_rng, weights):
-            batch = np.stack([augment(crops[i], epoch_rng) for i in idx])
+            batch = np.stack([augment(crops[i], epoch_rng, spec) for i in idx])
             x = torch.from_numpy(batch[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255)
             v = torch.from_numpy(values[idx])
             c = torch.from_numpy(colours[idx])
@@ -288,7 +347,7 @@ def train_classifier(
     return net
 
 
-def export_classifier(nets: list, path: Path) -> None:
+def export_classifier(nets: list, path: Path, spec: ReaderSpec = TILE_SPEC) -> None:
     """One ONNX file whose outputs are the members' averaged probabilities."""
     import torch
     from torch import nn
@@ -309,11 +368,11 @@ def export_classifier(nets: list, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         model,
-        torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),
+        torch.zeros(1, 3, spec.crop_size, spec.crop_size),
         str(path),
         input_names=["crops"],
-        output_names=["value", "colour"],
-        dynamic_axes={"crops": {0: "n"}, "value": {0: "n"}, "colour": {0: "n"}},
+        output_names=[name for name, _classes in spec.heads],
+        dynamic_axes={"crops": {0: "n"}, **{name: {0: "n"} for name, _classes in spec.heads}},
         opset_version=17,
         dynamo=False,
     )

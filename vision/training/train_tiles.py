@@ -39,14 +39,20 @@ WORK = GENERATED / "tiles"
 # ------------------------------------------------------------------------------- generate
 
 
-def _render_one(job: tuple[int, str]) -> int:
-    from datasets.tiles_synth import render_scene
+def _renderer(name: str):
+    """A scene renderer ``seed -> (BGR image, [(label, box), ...])`` named "module:function"."""
+    import importlib
 
-    seed, stem = job
+    module, _, function = name.partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def _render_one(job: tuple[int, str, str]) -> int:
+    seed, stem, renderer = job
     image_path = Path(stem + ".jpg")
     if image_path.exists() and Path(stem + ".json").exists():
         return 0
-    img, labels = render_scene(seed)
+    img, labels = _renderer(renderer)(seed)
     cv2.imwrite(str(image_path), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
     Path(stem + ".json").write_text(
         json.dumps({"seed": seed, "size": [img.shape[1], img.shape[0]], "pieces": labels})
@@ -54,19 +60,31 @@ def _render_one(job: tuple[int, str]) -> int:
     return len(labels)
 
 
+TILE_RENDERER = "datasets.tiles_synth:render_scene"
+
+
 def generate(
-    work: Path, n_train: int, n_val: int, seed: int, procs: int = 2, name: str = "synth"
+    work: Path,
+    n_train: int,
+    n_val: int,
+    seed: int,
+    procs: int = 2,
+    name: str = "synth",
+    renderer: str = TILE_RENDERER,
 ) -> None:
     jobs = []
     for split, count, offset in (("train", n_train, 0), ("val", n_val, 10_000_000)):
         folder = work / name / split
         folder.mkdir(parents=True, exist_ok=True)
-        jobs += [(seed * 1_000_003 + offset + i, str(folder / f"{i:05d}")) for i in range(count)]
+        jobs += [
+            (seed * 1_000_003 + offset + i, str(folder / f"{i:05d}"), renderer)
+            for i in range(count)
+        ]
     start = time.time()
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(procs) as pool:
         tiles = sum(pool.imap_unordered(_render_one, jobs, chunksize=8))
-    print(f"generate: {len(jobs)} scenes ({tiles} new tiles) in {time.time() - start:.0f} s")
+    print(f"generate: {len(jobs)} scenes ({tiles} new pieces) in {time.time() - start:.0f} s")
 
 
 def synth_items(
@@ -109,7 +127,12 @@ def _write_yolo(images: Path, labels: Path, stem: str, src: Path, pieces) -> Non
 
 
 def build_detector_dataset(
-    work: Path, real: list, real_copies: int, synth: str = "synth", name: str = "det"
+    work: Path,
+    real: list,
+    real_copies: int,
+    synth: str = "synth",
+    name: str = "det",
+    class_name: str = "tile",
 ) -> Path:
     root = work / name
     for split in ("train", "val"):
@@ -126,7 +149,7 @@ def build_detector_dataset(
             _write_yolo(root / "images" / "train", root / "labels" / "train", stem, image, pieces)
     data_yaml = root / "data.yaml"
     data_yaml.write_text(
-        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: tile\n"
+        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: {class_name}\n"
     )
     return data_yaml
 
@@ -142,11 +165,13 @@ def _train_and_export(
     batch: int,
     seed: int,
     export_imgsz: int,
+    onnx_name: str = "tile_detector.onnx",
     **extra: object,
 ) -> None:
-    """Train a one-class tile detector from ``start_from`` (a model yaml or weights), resuming
-    from ``run_dir``'s last checkpoint; record the training time; export ``tile_detector.onnx``.
-    ``extra`` holds the stage's own training arguments (optimizer, learning rate)."""
+    """Train a one-class detector from ``start_from`` (a model yaml or weights), resuming
+    from ``run_dir``'s last checkpoint; record the training time; export ``out / onnx_name``.
+    ``extra`` holds the stage's own training arguments (optimizer, learning rate, epochs of
+    mosaic)."""
     from vision.training.offline import prepare
 
     prepare()
@@ -175,8 +200,7 @@ def _train_and_export(
             fliplr=0.0,
             flipud=0.0,
             degrees=0.0,
-            mosaic=1.0,
-            close_mosaic=max(1, epochs // 3),
+            **{"mosaic": 1.0, "close_mosaic": max(1, epochs // 3), **extra},
             single_cls=True,
             project=str(run_dir.parent),
             name=run_dir.name,
@@ -184,7 +208,6 @@ def _train_and_export(
             patience=100,
             verbose=False,
             val=True,
-            **extra,
         )
     if not (run_dir / "done").exists():  # training time, kept for the model card
         (run_dir / "done").write_text(f"{time.time() - start:.0f}\n")
@@ -192,8 +215,8 @@ def _train_and_export(
         format="onnx", imgsz=export_imgsz, simplify=False, opset=17, dynamic=False
     )
     out.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(exported, out / "tile_detector.onnx")
-    print(f"{tag}: {out / 'tile_detector.onnx'} ({time.time() - start:.0f} s)")
+    shutil.copyfile(exported, out / onnx_name)
+    print(f"{tag}: {out / onnx_name} ({time.time() - start:.0f} s)")
 
 
 def train_detector(

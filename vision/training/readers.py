@@ -1,0 +1,55 @@
+"""What the domino and card crop readers learn (``train_pieces``'s reader stage).
+
+Dominoes: one crop per domino, cut square to it (long side vertical), read as two pip counts:
+the smaller half and the larger one. A pair of sorted counts needs no orientation and no split
+line: the net learns where the halves are. 13 classes per head instead of 91 per domino.
+Cards: one crop per corner index (rank over suit), read as rank (A..K, joker) and suit.
+"""
+
+from __future__ import annotations
+
+from vision.labels import (
+    CARD_NONE,
+    CARD_SUITS,
+    DOMINO_NONE,
+    MAX_PIP,
+    split_card_label,
+    split_domino_label,
+)
+from vision.training.classifier import ReaderSpec
+
+DOMINO_CROP = 96  # pips of a 12 are small: more pixels than the tiles' 64
+CARD_CROP = 64
+
+NOT_A_PIECE = "none"  # the label of a hard negative: a box the detector found on no piece
+
+
+def domino_targets(label: str) -> tuple[int, int]:
+    return (DOMINO_NONE, -1) if label == NOT_A_PIECE else split_domino_label(label)
+
+
+def card_targets(label: str) -> tuple[int, int]:
+    return (CARD_NONE, -1) if label == NOT_A_PIECE else split_card_label(label)
+
+
+# Recipe 2 ("d2", "c2") adds hard negatives: boxes the shipped detector finds on the training
+# scenes at a low threshold that lie on no labelled piece (half a domino, two halves of
+# neighbours, a face-down domino, a card's pips or art), so that the reader's "none" class
+# learns what the detector confuses, and the detector's threshold can go down.
+READER_SPECS = {
+    "dominoes": ReaderSpec(
+        "dominoes",
+        (("low", DOMINO_NONE + 1), ("high", MAX_PIP + 1)),
+        domino_targets,
+        recipe="d2",
+        crop_size=DOMINO_CROP,
+        hue_shift=True,
+    ),
+    "cards": ReaderSpec(
+        "cards",
+        (("rank", CARD_NONE + 1), ("suit", len(CARD_SUITS))),
+        card_targets,
+        recipe="c2",
+        crop_size=CARD_CROP,
+    ),
+}

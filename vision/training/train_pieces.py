@@ -1,0 +1,297 @@
+"""Train the domino and card models: ``python -m vision.training.train_pieces --kind dominoes``
+(or ``--kind cards``) ``--out models``.
+
+The same two-stage recipe as the number tiles (``train_tiles``), one command per kind, fixed
+seeds, resumable (each stage skips what is done; the detector and the reader resume from their
+last checkpoints):
+
+1. ``generate``: synthetic scenes (``datasets/dominoes_synth.py`` / ``datasets/cards_synth.py``)
+   into ``datasets/generated/<kind>/synth``;
+2. ``detector``: a class-agnostic YOLO26-nano (dominoes: whole face-up dominoes; cards: corner
+   indices, rank over suit, labelled when >= 90 % visible), exported to ONNX;
+3. ``reader``: small CNNs on crops cut square to each detected box (``vision/crops.py``), with
+   two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
+
+Synthetic data only: no real domino or card photo has a licence that allows training on it.
+Imports ultralytics and torch: never imported at inference time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.training.offline import GENERATED
+from vision.training.train_tiles import (
+    _train_and_export,
+    build_detector_dataset,
+    generate,
+    synth_items,
+)
+
+SEED = 20261130
+R2_SYNTH = "synth_r2"
+
+
+def render_dominoes(seed: int):
+    """A domino scene as (BGR image, [(label, box), ...]) for the shared scene store."""
+    from datasets.dominoes_synth import render_scene
+
+    return render_scene(seed)
+
+
+def render_dominoes_r2(seed: int):
+    """Round 2's domino scenes: larger dominoes, more close-ups, thick bodies seen at a slant."""
+    from datasets.dominoes_synth import render_scene
+
+    return render_scene(seed, look=2)
+
+
+def render_cards(seed: int):
+    """A card scene as (BGR image, [(card label, corner-index box), ...])."""
+    from datasets.cards_synth import render_scene
+
+    scene = render_scene(seed)
+    return scene.image, scene.corner_labels()
+
+
+@dataclass(frozen=True)
+class KindRecipe:
+    kind: str
+    renderer: str
+    class_name: str
+    detector_onnx: str
+    reader_onnx: str
+    det_imgsz: int
+    det_export_imgsz: int
+    det_epochs: int = 24
+    r2_epochs: int = 8  # round 2: a fine-tune of round 1's best detector
+    r2_renderer: str | None = None  # round 2's new scenes (None: round 1's scenes again)
+
+
+RECIPES = {
+    "dominoes": KindRecipe(
+        "dominoes",
+        "vision.training.train_pieces:render_dominoes",
+        "domino",
+        "domino_detector.onnx",
+        "domino_reader.onnx",
+        det_imgsz=384,
+        det_export_imgsz=512,
+        r2_renderer="vision.training.train_pieces:render_dominoes_r2",
+    ),
+    "cards": KindRecipe(
+        "cards",
+        "vision.training.train_pieces:render_cards",
+        "corner",
+        "card_detector.onnx",
+        "card_reader.onnx",
+        det_imgsz=512,
+        det_export_imgsz=640,
+        det_epochs=12,
+    ),
+}
+
+
+def tile_detector_weights() -> Path | None:
+    """The number-tile detector's best checkpoint, if ``train_tiles`` has run here: dominoes and
+    card corners start from it (it already knows tables, light and small rectangles)."""
+    for run in ("detector_r3", "detector"):
+        path = GENERATED / "tiles" / "runs" / run / "weights" / "best.pt"
+        if path.exists():
+            return path
+    return None
+
+
+def train_detector(recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None):
+    data_yaml = build_detector_dataset(work, [], 0, class_name=recipe.class_name)
+    start = tile_detector_weights()
+    (work / "runs").mkdir(parents=True, exist_ok=True)
+    (work / "runs" / "init.txt").write_text(f"{start or 'yolo26n.yaml'}\n")
+    print(f"detector: starting from {start or 'yolo26n.yaml'}")
+    extra: dict[str, object] = {}
+    if start is not None:  # fine-tune: a gentler start than from random weights
+        extra = {"optimizer": "AdamW", "lr0": 0.002, "lrf": 0.1, "warmup_epochs": 0.5}
+    _train_and_export(
+        "detector",
+        work / "runs" / "detector",
+        str(start or "yolo26n.yaml"),
+        data_yaml,
+        out,
+        epochs,
+        imgsz or recipe.det_imgsz,
+        16,
+        seed,
+        recipe.det_export_imgsz if imgsz is None else imgsz,
+        onnx_name=recipe.detector_onnx,
+        **extra,
+    )
+
+
+def finetune_detector_r2(
+    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
+) -> None:
+    """Round 2: round 1's best detector fine-tuned on round-2 scenes (``synth_r2``) and round 1's
+    (both kept: the small pieces of round 1 must not be forgotten), or without a round-2
+    renderer (cards) on round 1's scenes again: a second, gentler schedule (round 1 stopped
+    still improving). Exported over round 1's."""
+    if recipe.r2_renderer:
+        data_yaml = build_detector_dataset(
+            work, [], 0, synth=R2_SYNTH, name="det_r2", class_name=recipe.class_name
+        )
+        _add_round1_scenes(work, data_yaml.parent)
+    else:
+        data_yaml = work / "det" / "data.yaml"
+    _train_and_export(
+        "detector r2",
+        work / "runs" / "detector_r2",
+        str(work / "runs" / "detector" / "weights" / "best.pt"),
+        data_yaml,
+        out,
+        epochs,
+        imgsz or recipe.det_imgsz,
+        16,
+        seed,
+        recipe.det_export_imgsz if imgsz is None else imgsz,
+        onnx_name=recipe.detector_onnx,
+        optimizer="AdamW",
+        lr0=0.001,
+        lrf=0.1,
+        warmup_epochs=0.5,
+    )
+
+
+def _add_round1_scenes(work: Path, root: Path) -> None:
+    """Link round 1's training images and labels into the round-2 set."""
+    for sub in ("images", "labels"):
+        for src in sorted((work / "det" / sub / "train").glob("*")):
+            dst = root / sub / "train" / f"r1_{src.name}"
+            if not dst.exists():
+                dst.symlink_to(src.resolve())
+
+
+HARD_NEGATIVE_CONF = 0.1
+HARD_NEGATIVE_IOU = 0.3
+HARD_NEGATIVES_PER_SCENE = 6
+
+
+def reader_items(work: Path, split: str, detector: Path) -> list:
+    """The reader's training scenes (round 1 and, where made, round 2), each with its labelled
+    pieces plus up to ``HARD_NEGATIVES_PER_SCENE`` hard negatives ("none"): boxes ``detector``
+    finds at a low threshold that overlap no labelled piece (IoU < 0.3)."""
+    items = synth_items(work, split)
+    if (work / R2_SYNTH / split).is_dir():
+        items += synth_items(work, split, R2_SYNTH)
+    if not detector.is_file():
+        print(f"reader: no detector at {detector}: no hard negatives")
+        return items
+    import cv2
+    import numpy as np
+
+    from vision.detector import OnnxDetector
+    from vision.training.readers import NOT_A_PIECE
+
+    finder = OnnxDetector(detector)
+    started, added = time.time(), 0
+    with_negatives = []
+    for image, pieces in items:
+        boxes = np.array([box for _label, box in pieces], np.float32).reshape(-1, 4)
+        negatives = []
+        for det in finder.detect(cv2.imread(str(image)), conf=HARD_NEGATIVE_CONF):
+            if _max_iou(det.box, boxes) < HARD_NEGATIVE_IOU:
+                negatives.append((NOT_A_PIECE, list(det.box)))
+        negatives = negatives[:HARD_NEGATIVES_PER_SCENE]
+        added += len(negatives)
+        with_negatives.append((image, list(pieces) + negatives))
+    print(
+        f"reader: {added} hard negatives from {len(items)} scenes ({time.time() - started:.0f} s)"
+    )
+    return with_negatives
+
+
+def _max_iou(box, boxes) -> float:
+    import numpy as np
+
+    if not len(boxes):
+        return 0.0
+    ix = np.clip(np.minimum(boxes[:, 2], box[2]) - np.maximum(boxes[:, 0], box[0]), 0, None)
+    iy = np.clip(np.minimum(boxes[:, 3], box[3]) - np.maximum(boxes[:, 1], box[1]), 0, None)
+    inter = ix * iy
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    union = areas + (box[2] - box[0]) * (box[3] - box[1]) - inter
+    return float((inter / np.maximum(union, 1e-6)).max())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kind", choices=sorted(RECIPES), required=True)
+    parser.add_argument("--out", type=Path, default=Path("models"))
+    parser.add_argument("--work", type=Path, default=None)
+    parser.add_argument("--stage", choices=("all", "generate", "detector", "reader"), default="all")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--scenes", type=int, default=400)
+    parser.add_argument("--val-scenes", type=int, default=40)
+    parser.add_argument("--test-scenes", type=int, default=60, help="held-back synthetic test")
+    parser.add_argument("--det-epochs", type=int, help="round 1 (default: the kind's recipe)")
+    parser.add_argument("--r2-scenes", type=int, default=400, help="round-2 scenes (dominoes)")
+    parser.add_argument("--r2-epochs", type=int, help="round-2 fine-tune (default: the recipe)")
+    parser.add_argument("--reader-epochs", type=int, default=30)
+    parser.add_argument("--reader-members", type=int, default=1)
+    parser.add_argument("--smoke", action="store_true", help="tiny run for tests")
+    args = parser.parse_args(argv)
+    recipe = RECIPES[args.kind]
+    work = args.work or GENERATED / args.kind
+    if args.det_epochs is None:
+        args.det_epochs = recipe.det_epochs
+    if args.r2_epochs is None:
+        args.r2_epochs = recipe.r2_epochs
+    imgsz = None
+    if args.smoke:
+        args.scenes, args.val_scenes, args.test_scenes = 6, 2, 2
+        args.det_epochs, args.reader_epochs, args.reader_members = 1, 1, 1
+        args.r2_scenes, args.r2_epochs = 4, 1
+        imgsz = 160
+    started = time.time()
+    if args.stage in ("all", "generate"):
+        generate(work, args.scenes, args.val_scenes, args.seed, renderer=recipe.renderer)
+        # The held-back test set: its own seed, never trained on or used to choose anything
+        # but reported in the model card.
+        generate(work, 0, args.test_scenes, args.seed + 7, name="test", renderer=recipe.renderer)
+        if recipe.r2_renderer and args.r2_epochs:
+            r2 = recipe.r2_renderer
+            generate(
+                work, args.r2_scenes, args.val_scenes, args.seed + 2, name=R2_SYNTH, renderer=r2
+            )
+            generate(work, 0, args.test_scenes, args.seed + 9, name="test_r2", renderer=r2)
+    if args.stage in ("all", "detector"):
+        train_detector(recipe, work, args.out, args.det_epochs, args.seed, imgsz)
+        if args.r2_epochs:
+            finetune_detector_r2(recipe, work, args.out, args.r2_epochs, args.seed, imgsz)
+    if args.stage in ("all", "reader"):
+        from vision.training.classifier import export_classifier, train_classifier
+        from vision.training.readers import READER_SPECS
+
+        spec = READER_SPECS[args.kind]
+        nets = [
+            train_classifier(
+                work,
+                args.reader_epochs,
+                args.seed,
+                lambda work, split: reader_items(work, split, args.out / recipe.detector_onnx),
+                lambda: [],
+                smoke=args.smoke,
+                member=member,
+                spec=spec,
+            )
+            for member in range(args.reader_members)
+        ]
+        export_classifier(nets, args.out / recipe.reader_onnx, spec=spec)
+        print(f"reader: {args.out / recipe.reader_onnx} ({len(nets)} members)")
+    print(f"train_pieces {args.kind}: done in {time.time() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
