@@ -33,6 +33,10 @@ class Recogniser(Protocol):
     def recognise(self, image, channels: str = "rgb") -> dict: ...
 
 
+# Dominoes also take ``set_name`` ("double-six", "double-nine", "double-twelve"): see
+# vision/dominoes.py. Cards report each card once, with its visible corner boxes as "corners".
+
+
 _lock = threading.Lock()
 _cache: dict[tuple[int, str], Recogniser] = {}
 
@@ -51,10 +55,14 @@ def _build(kind: str) -> Recogniser:
         from vision.tiles import TileRecogniser
 
         return TileRecogniser()
-    if kind in ("dominoes", "cards"):
-        raise RecogniserUnavailable(
-            f"reading {kind} from photos is not available yet: only number tiles can be read"
-        )
+    if kind == "dominoes":
+        from vision.dominoes import DominoRecogniser
+
+        return DominoRecogniser()
+    if kind == "cards":
+        from vision.cards import CardRecogniser
+
+        return CardRecogniser()
     raise RecogniserUnavailable(f"unknown piece kind {kind!r}: use one of {', '.join(KINDS)}")
 
 

@@ -1,13 +1,17 @@
 """``meldcam recognise`` and ``meldcam eval``.
 
-``recognise --kind tiles [--json] [--annotate OUT] IMAGE...``: one JSON object per line and
-image with ``--json`` (``{"image": path, "kind", "pieces", "melds", "ms"}``), otherwise a
-readable table. ``--annotate OUT`` writes the photo with boxes and labels: to OUT for one image,
+``recognise --kind tiles|dominoes|cards [--set SET] [--json] [--annotate OUT] IMAGE...``: one
+JSON object per line and image with ``--json`` (``{"image": path, "kind", "pieces", "melds",
+"ms"}``), otherwise a readable table. ``--set`` (dominoes) limits labels to one set.
+``--annotate OUT`` writes the photo with boxes and labels: to OUT for one image,
 into the folder OUT (as ``NAME.annotated.jpg``) for several. A bad image prints a message on
 stderr; the other images are still read, and the exit code is 2.
 
-``eval DATA_DIR [--kind tiles] [--json]``: precision, recall, F1 of the label multiset per photo,
-share of photos read exactly, seconds per photo (see vision/evaluate.py).
+``eval DATA_DIR [--kind tiles|dominoes|cards] [--synthetic] [--json]``: precision, recall, F1 of
+the label multiset per photo, share of photos read exactly, seconds per photo (see
+vision/evaluate.py): real labelled photos by group (whole-table photos, and single-piece crops
+apart), or with ``--synthetic`` a folder of generated scenes (e.g.
+``datasets/generated/dominoes/test/val``). A folder with nothing to score exits 2.
 """
 
 from __future__ import annotations
@@ -43,6 +47,12 @@ def register(subparsers) -> None:
         type=Path,
         help="write the photo with boxes and labels (a folder when several images)",
     )
+    recognise.add_argument(
+        "--set",
+        dest="set_name",
+        choices=("double-six", "double-nine", "double-twelve"),
+        help="dominoes only: the set on the table (labels limited to it; default: halves 0-12)",
+    )
     recognise.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     recognise.set_defaults(handler=run_recognise)
 
@@ -53,7 +63,12 @@ def register(subparsers) -> None:
         "exactly, seconds per photo.",
     )
     evaluate.add_argument("data_dir", type=Path, metavar="DATA_DIR")
-    evaluate.add_argument("--kind", choices=KINDS, default="tiles")
+    evaluate.add_argument("--kind", choices=KINDS, default="tiles", help="piece kind")
+    evaluate.add_argument(
+        "--synthetic",
+        action="store_true",
+        help="DATA_DIR is a folder of generated scenes (NAME.jpg + NAME.json with a seed)",
+    )
     evaluate.add_argument("--json", action="store_true", help="the report as JSON")
     evaluate.add_argument("--verbose", action="store_true", help="print each photo as it is read")
     evaluate.set_defaults(handler=run_eval)
@@ -71,13 +86,19 @@ def run_recognise(args: argparse.Namespace) -> int:
     except RecogniserUnavailable as error:
         print(f"meldcam: {error}", file=sys.stderr)
         return 2
+    options = {}
+    if args.set_name:
+        if args.kind != "dominoes":
+            print("meldcam: --set is for --kind dominoes", file=sys.stderr)
+            return 2
+        options["set_name"] = args.set_name
     status = 0
     several = len(args.images) > 1
     if args.annotate and several:
         args.annotate.mkdir(parents=True, exist_ok=True)
     for image in args.images:
         try:
-            result = recogniser.recognise(image)
+            result = recogniser.recognise(image, **options)
         except ImageError as error:
             print(f"meldcam: {error}", file=sys.stderr)
             status = 2
@@ -139,14 +160,23 @@ def annotate(image: Path, result: dict, out: Path) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from vision.evaluate import evaluate, format_report, to_json
+    from vision.evaluate import (
+        EvalDataError,
+        evaluate,
+        evaluate_synthetic,
+        format_report,
+        real_photos,
+        synthetic_scenes,
+        to_json,
+    )
 
-    if not args.data_dir.is_dir():
-        print(f"meldcam: {args.data_dir} is not a folder", file=sys.stderr)
-        return 2
+    find, score = (
+        (synthetic_scenes, evaluate_synthetic) if args.synthetic else (real_photos, evaluate)
+    )
     try:
+        find(args.data_dir, args.kind)  # the folder is checked before a model is loaded
         recogniser = _recogniser(args.kind)
-    except RecogniserUnavailable as error:
+    except (EvalDataError, RecogniserUnavailable) as error:
         print(f"meldcam: {error}", file=sys.stderr)
         return 2
 
@@ -156,8 +186,8 @@ def run_eval(args: argparse.Namespace) -> int:
             print(f"{ok} {name}: {len(predicted)} read, {len(truth)} true", file=sys.stderr)
 
     try:
-        report = evaluate(args.data_dir, args.kind, recogniser, progress)
-    except ImageError as error:
+        report = score(args.data_dir, args.kind, recogniser, progress)
+    except (EvalDataError, ImageError) as error:
         print(f"meldcam: {error}", file=sys.stderr)
         return 2
     print(to_json(report) if args.json else format_report(report))

@@ -9,3 +9,7 @@ class ImageError(ValueError):
 
 class RecogniserUnavailable(RuntimeError):
     """No recogniser for this piece kind yet (or its model files are missing)."""
+
+
+class UnknownSet(ValueError):
+    """A piece set the recogniser does not know (``--set double-ten``)."""

@@ -1,25 +1,56 @@
-"""``meldcam eval DATA_DIR``: how well the recogniser reads labelled real photos.
+"""``meldcam eval DATA_DIR``: how well the recogniser reads labelled photos.
 
 Per photo, the predicted labels and the true labels are compared as multisets (positions are
 not scored: what matters to a player is which pieces were read). Counts are summed over photos
 (micro average): precision = matched / predicted, recall = matched / true. A photo is "read
-exactly" when both multisets are equal. Photos with ``pieces: null`` (unlabelled) and tight
-single-piece crops (``scene: "crop"``) are left out of whole-table scores.
+exactly" when both multisets are equal. Photos with ``pieces: null`` (unlabelled) are left out.
 
-Photos are reported in groups: all of them, the held-out quarter of the trainable source (never
-trained on), the rest of the trainable source (trained on: optimistic), and measurement-only
-sources (never trained on).
+Real photos (``evaluate``) are reported in groups: all whole-table photos, the held-out quarter
+of the trainable source (never trained on), the rest of the trainable source (trained on:
+optimistic), measurement-only sources (never trained on), and "crops": tight single-piece crops
+(``scene: "crop"``), kept out of every whole-table group and scored on their own (the domino
+issue wants whole-table scenes and crops reported separately).
+
+Generated scenes (``evaluate_synthetic``, one group "synthetic_test"): ``NAME.jpg`` +
+``NAME.json`` (``{"seed", "size", "pieces": [[label, box], ...]}``) as written by
+``vision.training.train_tiles.generate``. For tiles and dominoes the stored pieces are the
+truth. For cards the stored pieces are corner indices, so a card can appear twice (once per
+visible corner); the truth is each card with at least one labelled corner, once. It is taken
+from the scene re-rendered from its seed (``datasets.cards_synth.render_scene``), never guessed
+from boxes (two decks can put the same card on the table twice), and the re-rendered scene must
+match the stored one (size and corner labels), or the folder is refused: the generator changed
+since, or the folder holds another kind. A card whose face is half visible but with no whole
+corner index is not in the truth: nobody can name it from the photo.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from datasets.realdata import DOMAIN_OF_KIND, load_photos, split_trainable
+from datasets.realdata import DOMAIN_OF_KIND, RealPhoto, load_photos, split_trainable
+
+SYNTHETIC_GROUP = "synthetic_test"
+REAL_GROUPS = ("all", "held_out", "trained_on", "measurement_only", "crops")
+
+# What a label of each kind looks like: a generated folder of another kind is refused.
+LABEL_SHAPES = {
+    "tiles": re.compile(r"(red|orange|blue|black)-\d{1,2}|joker"),
+    "dominoes": re.compile(r"\d{1,2}-\d{1,2}"),
+    "cards": re.compile(r"(A|[2-9]|10|J|Q|K)[CDHS]|JK"),
+}
+PIECE_NAMES = {"tiles": "tile", "dominoes": "domino", "cards": "card"}
+
+Progress = Callable[[str, list[str], list[str]], None]
+
+
+class EvalDataError(ValueError):
+    """The folder holds nothing to score, or not what ``--kind`` / ``--synthetic`` say."""
 
 
 @dataclass
@@ -73,45 +104,176 @@ class Score:
         }
 
 
-def evaluate(data_dir: Path, kind: str, recogniser=None, progress=None) -> dict:
-    """Scores by group (see module docstring) and the list of photos not read exactly."""
-    if recogniser is None:
-        from vision.api import get_recogniser
+def _check_kind(kind: str) -> None:
+    if kind not in DOMAIN_OF_KIND:
+        raise EvalDataError(f"unknown piece kind {kind!r}: use one of {', '.join(DOMAIN_OF_KIND)}")
 
-        recogniser = get_recogniser(kind)
-    photos = load_photos(Path(data_dir), DOMAIN_OF_KIND[kind])
-    _train, held = split_trainable(photos)
-    held_names = {p.name for p in held}
-    groups = {
-        "all": Score(),
-        "held_out": Score(),
-        "trained_on": Score(),
-        "measurement_only": Score(),
-    }
-    for photo in photos:
-        if photo.pieces is None or photo.scene == "crop":
-            continue
-        started = time.perf_counter()
-        result = recogniser.recognise(photo.image)
-        seconds = time.perf_counter() - started
-        predicted = [p["label"] for p in result["pieces"]]
-        truth = [label for label, _box in photo.pieces]
-        if photo.name in held_names:
-            group = "held_out"
-        elif photo.trainable_source:
-            group = "trained_on"
-        else:
-            group = "measurement_only"
-        for key in ("all", group):
-            groups[key].add(photo.name, predicted, truth, seconds)
-        if progress:
-            progress(photo.name, predicted, truth)
+
+def _default_recogniser(kind: str):
+    from vision.api import get_recogniser
+
+    return get_recogniser(kind)
+
+
+def _read(recogniser, image: Path) -> tuple[list[str], float]:
+    started = time.perf_counter()
+    result = recogniser.recognise(image)
+    seconds = time.perf_counter() - started
+    return [p["label"] for p in result["pieces"]], seconds
+
+
+def _report(kind: str, data_dir: Path, groups: dict[str, Score], misses_of_all: bool) -> dict:
     return {
         "kind": kind,
         "data": str(data_dir),
         "groups": {k: v.as_dict() for k, v in groups.items() if v.photos},
-        "not_exact": {k: v.misses for k, v in groups.items() if v.photos and k != "all"},
+        "not_exact": {
+            k: v.misses for k, v in groups.items() if v.photos and (misses_of_all or k != "all")
+        },
     }
+
+
+# ------------------------------------------------------------------------------ real photos
+
+
+def real_photos(data_dir: Path, kind: str) -> list[RealPhoto]:
+    """The labelled photos of ``kind`` in ``data_dir``; EvalDataError when there are none."""
+    _check_kind(kind)
+    data_dir = Path(data_dir)
+    if not data_dir.is_dir():
+        raise EvalDataError(f"{data_dir} is not a folder")
+    domain = DOMAIN_OF_KIND[kind]
+    photos = load_photos(data_dir, domain)
+    if not photos:
+        raise EvalDataError(
+            f"{data_dir} has no {PIECE_NAMES[kind]} photos (NAME.jpg + NAME.json with domain "
+            f"{domain!r}); for generated scenes add --synthetic"
+        )
+    if all(p.pieces is None for p in photos):
+        raise EvalDataError(
+            f"{data_dir} has {len(photos)} {PIECE_NAMES[kind]} photos but none is labelled"
+        )
+    return photos
+
+
+def evaluate(data_dir: Path, kind: str, recogniser=None, progress: Progress | None = None) -> dict:
+    """Scores by group (see module docstring) and the list of photos not read exactly."""
+    photos = real_photos(data_dir, kind)
+    if recogniser is None:
+        recogniser = _default_recogniser(kind)
+    _train, held = split_trainable(photos)
+    held_names = {p.name for p in held}
+    groups = {name: Score() for name in REAL_GROUPS}
+    for photo in photos:
+        if photo.pieces is None:
+            continue
+        predicted, seconds = _read(recogniser, photo.image)
+        truth = [label for label, _box in photo.pieces]
+        if photo.scene == "crop":
+            keys: tuple[str, ...] = ("crops",)
+        elif photo.name in held_names:
+            keys = ("all", "held_out")
+        elif photo.trainable_source:
+            keys = ("all", "trained_on")
+        else:
+            keys = ("all", "measurement_only")
+        for key in keys:
+            groups[key].add(photo.name, predicted, truth, seconds)
+        if progress:
+            progress(photo.name, predicted, truth)
+    return _report(kind, data_dir, groups, misses_of_all=False)
+
+
+# ------------------------------------------------------------------------ generated scenes
+
+
+@dataclass(frozen=True)
+class SyntheticScene:
+    name: str
+    image: Path
+    seed: int
+    size: tuple[int, int]  # width, height
+    pieces: tuple[tuple[str, tuple[float, ...]], ...]  # as stored: for cards, one per corner
+
+
+def synthetic_scenes(folder: Path, kind: str) -> list[SyntheticScene]:
+    """The generated scenes in ``folder``, sorted by name; EvalDataError when there are none or
+    their labels are not labels of ``kind``."""
+    _check_kind(kind)
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise EvalDataError(f"{folder} is not a folder")
+    scenes = []
+    for meta_path in sorted(folder.glob("*.json")):
+        image = meta_path.with_suffix(".jpg")
+        if not image.is_file():
+            continue
+        try:
+            meta = json.loads(meta_path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise EvalDataError(f"{meta_path}: not a readable scene label file ({error})") from None
+        if not (isinstance(meta, dict) and {"seed", "size", "pieces"} <= meta.keys()):
+            continue  # not a generated scene (a real photo's labels, a manifest)
+        pieces = tuple((str(label), tuple(box)) for label, box in meta["pieces"])
+        wrong = [label for label, _box in pieces if not LABEL_SHAPES[kind].fullmatch(label)]
+        if wrong:
+            raise EvalDataError(
+                f"{meta_path.name} in {folder} labels {wrong[0]!r}, which is not a "
+                f"{PIECE_NAMES[kind]}: is this a folder of {kind}?"
+            )
+        width, height = meta["size"]
+        scenes.append(
+            SyntheticScene(meta_path.stem, image, int(meta["seed"]), (width, height), pieces)
+        )
+    if not scenes:
+        raise EvalDataError(
+            f"{folder} has no generated scenes (NAME.jpg + NAME.json with seed, size and pieces, "
+            "as written by the training generator); for real photos leave out --synthetic"
+        )
+    return scenes
+
+
+def card_truth(scene: SyntheticScene) -> list[str]:
+    """The cards of a generated card scene with at least one labelled corner, each once."""
+    from datasets.cards_synth import render_scene
+
+    rendered = render_scene(scene.seed)
+    height, width = rendered.image.shape[:2]
+    stored = Counter(label for label, _box in scene.pieces)
+    corners = Counter(label for label, _box in rendered.corner_labels())
+    if (width, height) != tuple(scene.size) or corners != stored:
+        raise EvalDataError(
+            f"{scene.name}: re-rendering seed {scene.seed} does not give the stored card scene "
+            "(the card generator changed since, or this is not a card folder): "
+            "generate the test set again"
+        )
+    return [card.label for card in rendered.cards if card.corners]
+
+
+def synthetic_truth(scene: SyntheticScene, kind: str) -> list[str]:
+    if kind == "cards":
+        return card_truth(scene)
+    return [label for label, _box in scene.pieces]
+
+
+def evaluate_synthetic(
+    folder: Path, kind: str, recogniser=None, progress: Progress | None = None
+) -> dict:
+    """The scores on a folder of generated scenes: one group, "synthetic_test"."""
+    scenes = synthetic_scenes(folder, kind)
+    if recogniser is None:
+        recogniser = _default_recogniser(kind)
+    score = Score()
+    for scene in scenes:
+        truth = synthetic_truth(scene, kind)
+        predicted, seconds = _read(recogniser, scene.image)
+        score.add(scene.name, predicted, truth, seconds)
+        if progress:
+            progress(scene.name, predicted, truth)
+    return _report(kind, folder, {SYNTHETIC_GROUP: score}, misses_of_all=True)
+
+
+# ---------------------------------------------------------------------------------- output
 
 
 def format_report(report: dict) -> str:

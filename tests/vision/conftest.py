@@ -11,3 +11,19 @@ def tiles():
     from vision.api import get_recogniser
 
     return get_recogniser("tiles")
+
+
+@pytest.fixture(scope="session")
+def dominoes():
+    """The shipped domino recogniser."""
+    from vision.api import get_recogniser
+
+    return get_recogniser("dominoes")
+
+
+@pytest.fixture(scope="session")
+def cards():
+    """The shipped card recogniser."""
+    from vision.api import get_recogniser
+
+    return get_recogniser("cards")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import cv2
 import pytest
@@ -55,10 +56,16 @@ def test_bad_image_exits_2_with_a_message_and_other_images_still_read(photo, tmp
     assert len(captured.out.strip().splitlines()) == 1
 
 
-def test_unavailable_kind_exits_2(photo, capsys):
+def test_unavailable_kind_exits_2(photo, tmp_path, monkeypatch, capsys):
+    """A kind whose model files are missing: exit 2 and a message naming the missing model."""
+    import vision.cli
+    from vision.cards import CardRecogniser
+
+    monkeypatch.setattr(vision.cli, "_recogniser", lambda kind: CardRecogniser(tmp_path))
     path, _labels = photo
     assert main(["recognise", "--kind", "cards", str(path)]) == 2
-    assert "not available" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "card_detector.onnx is missing" in err and "Traceback" not in err
 
 
 def test_eval_on_a_folder_of_labelled_photos(photo, tmp_path, capsys):
@@ -92,3 +99,112 @@ def test_eval_on_the_real_photos_when_present(capsys):
     held = report["groups"]["held_out"]
     assert held["photos"] >= 10
     assert held["f1"] > 0.8  # a regression guard; the model card has the real figures
+
+
+class StoredLabelsRecogniser:
+    """A fake that "reads" what a photo's label file lists: for generated card scenes that is
+    every visible corner index, as a recogniser that never merges a card's two corners would."""
+
+    def recognise(self, image) -> dict:
+        meta = json.loads(Path(image).with_suffix(".json").read_text())
+        labels = [p[0] if isinstance(p, list) else p["label"] for p in meta["pieces"]]
+        pieces = [{"label": label, "bbox": [0, 0, 1, 1], "confidence": 1.0} for label in labels]
+        return {"kind": "fake", "pieces": pieces, "melds": [], "ms": 0.0}
+
+
+@pytest.fixture
+def fake_recogniser(monkeypatch):
+    import vision.cli
+
+    kinds: list[str] = []
+
+    def recogniser(kind):
+        kinds.append(kind)
+        return StoredLabelsRecogniser()
+
+    monkeypatch.setattr(vision.cli, "_recogniser", recogniser)
+    return kinds
+
+
+def test_eval_synthetic_cards_counts_each_card_once(tmp_path, fake_recogniser, capsys):
+    from vision.training.train_pieces import RECIPES
+    from vision.training.train_tiles import generate
+
+    renderer = RECIPES["cards"].renderer  # as for the shipped held-back test set
+    generate(tmp_path, 0, 2, seed=11, procs=1, name="test", renderer=renderer)
+    capsys.readouterr()  # the generator's progress line
+    folder = tmp_path / "test" / "val"
+    corners = sum(len(json.loads(p.read_text())["pieces"]) for p in sorted(folder.glob("*.json")))
+    assert main(["eval", str(folder), "--kind", "cards", "--synthetic", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    score = report["groups"]["synthetic_test"]
+    assert fake_recogniser == ["cards"] and score["photos"] == 2
+    assert score["pieces_read"] == corners and score["recall"] == 1.0
+    # these two scenes show both corners of some cards: reading every corner over-counts
+    assert score["pieces_true"] < corners
+    assert score["precision"] == round(score["pieces_true"] / corners, 4)
+    assert len(report["not_exact"]["synthetic_test"]) == 2
+    assert main(["eval", str(folder), "--kind", "cards", "--synthetic"]) == 0
+    assert "synthetic_test" in capsys.readouterr().out
+
+
+def test_eval_dominoes_reports_crops_apart(tmp_path, fake_recogniser, capsys):
+    for name, scene, labels in (("table", "table", ["3-4", "0-0"]), ("crop", "crop", ["6-6"])):
+        (tmp_path / f"{name}.jpg").write_bytes(b"-")
+        meta = {"domain": "domino", "scene": scene, "source": "a/b@1", "pieces": None}
+        meta["pieces"] = [{"label": label, "bbox": None} for label in labels]
+        (tmp_path / f"{name}.json").write_text(json.dumps(meta))
+    assert main(["eval", str(tmp_path), "--kind", "dominoes"]) == 0
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()}
+    assert rows["all"][0] == "1" and rows["crops"][0] == "1"
+    assert rows["crops"][3] == "1.000"  # F1
+
+
+@pytest.mark.parametrize("kind", ["tiles", "dominoes", "cards"])
+@pytest.mark.parametrize("synthetic", [False, True])
+def test_eval_folder_without_photos_exits_2_before_loading_a_model(
+    tmp_path, fake_recogniser, capsys, kind, synthetic
+):
+    (tmp_path / "notes.txt").write_text("no photos here")
+    argv = ["eval", str(tmp_path), "--kind", kind] + (["--synthetic"] if synthetic else [])
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path) in err and "Traceback" not in err
+    assert ("no generated scenes" if synthetic else "photos") in err
+    assert fake_recogniser == []
+
+
+def test_eval_real_domino_photos_have_a_crops_group_when_present(monkeypatch):
+    data = realdata_dir()
+    if data is None:
+        pytest.skip("real photos (../shared/realdata) not present")
+    from vision.evaluate import evaluate
+
+    class ReadsNothing:
+        def recognise(self, image) -> dict:
+            return {"kind": "dominoes", "pieces": [], "melds": [], "ms": 0.0}
+
+    groups = evaluate(data, "dominoes", ReadsNothing())["groups"]
+    assert groups["crops"]["photos"] >= 1 and groups["crops"]["pieces_true"] >= 1
+    assert groups["all"]["photos"] >= 1 and groups["crops"]["recall"] == 0.0
+
+
+def test_recognise_dominoes_with_a_set_keeps_labels_in_the_set(tmp_path, capsys):
+    from datasets.dominoes_synth import render_test_layout as render_dominoes
+
+    image, _labels = render_dominoes([["11-12", "2-3"]], gap=14, seed=6)
+    path = tmp_path / "dominoes.jpg"
+    cv2.imwrite(str(path), image)
+    assert (
+        main(["recognise", "--kind", "dominoes", "--set", "double-nine", "--json", str(path)]) == 0
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert result["pieces"]
+    for piece in result["pieces"]:
+        low, high = map(int, piece["label"].split("-"))
+        assert low <= high <= 9
+
+
+def test_a_set_is_refused_for_other_kinds(photo, capsys):
+    assert main(["recognise", "--kind", "tiles", "--set", "double-six", str(photo)]) == 2
+    assert "--set is for --kind dominoes" in capsys.readouterr().err

@@ -1,0 +1,89 @@
+"""The shipped card models: a rendered fan of 10 overlapped cards read exactly, a card whose two
+corner indices both show reported once, face-down cards left out, bad files rejected."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.cards_synth import render_test_layout
+from vision.errors import ImageError
+
+FAN = ["AH", "2H", "3H", "7C", "7D", "7S", "10S", "JS", "QD", "KC"]
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+# Card models are not shipped yet: the ones trained so far read too few cards (issue 5 is open,
+# models/README.md has the figures). These are the acceptance tests for the models that will be.
+pytestmark = pytest.mark.skipif(
+    not (MODELS / "card_detector.onnx").exists() or not (MODELS / "card_reader.onnx").exists(),
+    reason="card models are not shipped (issue 5 open): "
+    "python -m vision.training.train_pieces --kind cards --out models",
+)
+
+
+def _read(recogniser, image) -> dict:
+    return recogniser.recognise(image, channels="bgr")
+
+
+def _labels(result: dict) -> Counter:
+    return Counter(p["label"] for p in result["pieces"])
+
+
+def test_a_fan_of_ten_overlapped_cards_is_read_exactly(cards):
+    scene = render_test_layout(FAN, layout="fan", seed=7)
+    result = _read(cards, scene.image)
+    assert _labels(result) == Counter(FAN)
+    assert len(result["melds"]) == 1 and sorted(result["melds"][0]) == list(range(10))
+    for piece in result["pieces"]:
+        assert 0 < piece["confidence"] <= 1
+    json.dumps(result)
+
+
+def test_an_overlapped_row_is_read_exactly(cards):
+    hand = ["4D", "5D", "6D", "9C", "9H", "9S", "KH"]
+    scene = render_test_layout(hand, layout="row", seed=12)
+    assert _labels(_read(cards, scene.image)) == Counter(hand)
+
+
+def test_both_corners_showing_give_one_card_each(cards):
+    laid = ["3C", "8D", "QH", "AS", "10H"]
+    scene = render_test_layout(laid, layout="apart", seed=5)
+    assert all(len(card.corners) == 2 for card in scene.cards)  # both indices visible
+    result = _read(cards, scene.image)
+    assert _labels(result) == Counter(laid)
+    assert all(len(p["corners"]) == 2 for p in result["pieces"])
+
+
+def test_face_down_cards_are_not_reported(cards):
+    scene = render_test_layout(["5S", "6S", "7S"], layout="row", seed=3, face_down=2)
+    assert _labels(_read(cards, scene.image)) == Counter(["5S", "6S", "7S"])
+
+
+def test_a_turned_photo_reads_the_same(cards):
+    scene = render_test_layout(FAN[:6], layout="fan", seed=9)
+    for turn in (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180):
+        image = np.ascontiguousarray(cv2.rotate(scene.image, turn))
+        assert _labels(_read(cards, image)) == Counter(FAN[:6]), turn
+
+
+def test_bad_files_are_rejected_cleanly(cards, tmp_path):
+    with pytest.raises(ImageError):
+        cards.recognise(b"GIF89a not really")
+    scene = render_test_layout(["2C"], layout="row", seed=1)
+    truncated = tmp_path / "cut.png"
+    truncated.write_bytes(cv2.imencode(".png", scene.image)[1].tobytes()[:500])
+    with pytest.raises(ImageError):
+        cards.recognise(truncated)
+
+
+def test_an_empty_table_has_no_cards(cards):
+    from datasets.tiles_synth import background
+
+    image = background(np.random.default_rng(8), 600, 800)
+    result = _read(cards, image)
+    assert result["pieces"] == [] and result["melds"] == []

@@ -1,0 +1,126 @@
+"""Playing cards: a detector finds corner indices, a reader reads rank and suit; one card each.
+
+Stage 1, ``card_detector.onnx``: a class-agnostic YOLO26-nano finding corner indices (rank over
+suit), the part every deck design shares and that stays visible in an overlapped fan.
+Stage 2, ``card_reader.onnx``: a small CNN on a 64x64 crop cut square to each index, with two
+heads: rank (A-K, joker, or "none": not an index) and suit (C, D, H, S), read as is and turned
+half a turn (averaged).
+
+A card whose two corner indices both show is found twice: readings with the same label lying
+within ``MERGE_SPAN`` index lengths of each other are one card (a card's two indices sit on
+its diagonal, about 6-9 index lengths apart), reported once with the union of its index boxes
+as ``bbox`` and the higher confidence. The same label farther apart is two cards (two decks).
+A card with no readable index (a face-down card, a card covered up to its middle) is not
+reported.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.imageio import load_image
+from vision.labels import CARD_JOKER, CARD_JOKER_INDEX, CARD_RANKS, CARD_SUITS, card_label
+from vision.layout import group_cards
+from vision.twostage import MODELS_DIR, DetectAndRead, clip_box
+
+DETECTOR_FILE = "card_detector.onnx"
+READER_FILE = "card_reader.onnx"
+DETECT_CONF = 0.4
+NONE_DROP = 0.5
+MERGE_SPAN = 12.0  # in index lengths (the index box's long side)
+MAX_ALTERNATIVES = 3
+
+
+def ranked_labels(rank: np.ndarray, suit: np.ndarray) -> list[tuple[str, float]]:
+    """Card labels by probability, highest first, renormalised without the "none" class."""
+    real = rank[: CARD_JOKER_INDEX + 1] / max(1e-9, float(rank[: CARD_JOKER_INDEX + 1].sum()))
+    scored = [(CARD_JOKER, float(real[CARD_JOKER_INDEX]))]
+    for r in range(len(CARD_RANKS)):
+        for s in range(len(CARD_SUITS)):
+            scored.append((card_label(r, s), float(real[r] * suit[s])))
+    scored.sort(key=lambda item: -item[1])
+    return scored
+
+
+def _centre(box) -> np.ndarray:
+    return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+
+
+def _length(box) -> float:
+    return max(box[2] - box[0], box[3] - box[1], 1.0)
+
+
+def merge_corners(corners: list[dict]) -> list[list[int]]:
+    """Indices of ``corners`` (each {"label", "bbox", ...}) that are one card, as groups."""
+    groups: list[list[int]] = []
+    for i, corner in enumerate(corners):
+        for group in groups:
+            first = corners[group[0]]
+            if len(group) >= 2 or first["label"] != corner["label"]:
+                continue
+            span = MERGE_SPAN * max(_length(first["bbox"]), _length(corner["bbox"]))
+            if np.linalg.norm(_centre(first["bbox"]) - _centre(corner["bbox"])) <= span:
+                group.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups
+
+
+class CardRecogniser:
+    kind = "cards"
+
+    def __init__(self, models_dir: Path = MODELS_DIR):
+        self.stages = DetectAndRead(models_dir, DETECTOR_FILE, READER_FILE, self.kind)
+        self.conf = DETECT_CONF
+        self.zoom_out: float | None = None
+
+    def recognise(self, image, channels: str = "rgb") -> dict:
+        """Read the face-up cards of one photo (a path, encoded bytes, or an HxWx3 array)."""
+        started = time.perf_counter()
+        loaded = load_image(image, channels)
+        corners = []
+        for reading in self.stages.read(loaded.bgr, self.conf, zoom_out=self.zoom_out):
+            if reading.none >= NONE_DROP:
+                continue
+            ranked = ranked_labels(reading.first, reading.second)
+            label, p = ranked[0]
+            corners.append(
+                {
+                    "label": label,
+                    "bbox": clip_box(
+                        reading.detection.box, loaded.scale, loaded.width, loaded.height
+                    ),
+                    "confidence": round(p * reading.detection.score**0.25, 4),
+                    "alternatives": [
+                        [alt, round(q, 4)]
+                        for alt, q in ranked[1 : 1 + MAX_ALTERNATIVES]
+                        if q >= 0.01
+                    ],
+                }
+            )
+        # Most confident readings first, so that a merged card keeps its best reading.
+        corners.sort(key=lambda c: -c["confidence"])
+        pieces, corner_boxes = [], []
+        for group in merge_corners(corners):
+            best = dict(corners[group[0]])
+            boxes = [corners[i]["bbox"] for i in group]
+            best["bbox"] = [
+                min(b[0] for b in boxes),
+                min(b[1] for b in boxes),
+                max(b[2] for b in boxes),
+                max(b[3] for b in boxes),
+            ]
+            best["corners"] = boxes
+            pieces.append(best)
+            corner_boxes.append(boxes)
+        melds = group_cards(corner_boxes)
+        return {
+            "kind": self.kind,
+            "pieces": pieces,
+            "melds": melds,
+            "ms": round((time.perf_counter() - started) * 1000, 1),
+        }
