@@ -71,6 +71,7 @@ def _pieces_list(value: Any, what: str) -> list[str]:
 
 @bp.post("/recognise")
 def recognise() -> tuple[Response, int]:
+    """Read a photo; with ``game`` (a game's id), dominoes are read for that game's set."""
     kind = request.form.get("kind", "")
     if kind not in photos.KINDS:
         raise ApiError(f"kind must be one of {', '.join(photos.KINDS)}, not {kind!r}", 400)
@@ -78,8 +79,13 @@ def recognise() -> tuple[Response, int]:
     if upload is None:
         raise ApiError("attach the photo as the multipart field 'photo'", 400)
     checked = photos.check_photo(upload.read())
-    result = photos.recognise(kind, checked)
     game_id = request.form.get("game") or None
+    set_name = None
+    if game_id is not None:  # an unknown game is a 404 before any reading
+        with reading() as session:
+            rules = matches.rules_of(matches.get_game(session, game_id))
+        set_name = photos.domino_set_name(rules) if kind == "dominoes" else None
+    result = photos.recognise(kind, checked, set_name)
     filename = None
     try:
         with transaction() as session:

@@ -5,11 +5,19 @@ The photo is checked here before any recogniser runs, so that a bad upload gets 
 message whether or not a recogniser is installed: empty file, not an image, a decompression bomb
 (more than ``MAX_PIXELS``), a truncated file. One recognition runs at a time per process: the
 machine has few cores and the recogniser already uses them all.
+
+Dominoes are read for the game's set (``set_name``, see ``domino_set_name``): a photo for a
+double-nine game is never labelled 10-12. The set goes only to a recogniser whose ``recognise``
+takes ``set_name`` (tiles, cards and test stand-ins do not). If the recogniser does not know the
+set (``vision.errors.UnknownSet``) the photo is read again with no set (every domino 0-12) and
+the scorer then names any piece outside the game's set; it is never a 500.
 """
 
 from __future__ import annotations
 
+import inspect
 import io
+import logging
 import secrets
 import threading
 import warnings
@@ -22,10 +30,16 @@ from flask import Flask, current_app
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from scorer.errors import MeldcamError
+from scorer.game import Rules
+from scorer.pieces import Domino
 
 KINDS = ("tiles", "dominoes", "cards")
 FORMATS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
 MAX_PIXELS = 50_000_000
+# the recogniser's set names, by the set's highest pip (Remino's 2x-double-six is two double-sixes)
+DOMINO_SETS_BY_TOP = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
+
+log = logging.getLogger(__name__)
 
 _recognise_lock = threading.Lock()
 
@@ -112,19 +126,63 @@ def _image_error_type() -> type[Exception]:
     return ImageError
 
 
+class _NeverRaised(Exception):
+    """Stands for ``vision.errors.UnknownSet`` where the vision package is not installed."""
+
+
+def _unknown_set_type() -> type[Exception]:
+    try:
+        from vision.errors import UnknownSet
+    except ImportError:
+        return _NeverRaised
+    return UnknownSet
+
+
+def domino_set_name(rules: Rules) -> str | None:
+    """The recogniser's name for a domino game's set, from the set's highest pip: Remino
+    double-nine -> "double-nine", 2x-double-six -> "double-six", Domino Gin (default) ->
+    "double-six"; None for a game of tiles or cards, or a set the recogniser has no name for."""
+    tops = [piece.high for piece in rules.universe if isinstance(piece, Domino)]
+    return DOMINO_SETS_BY_TOP.get(max(tops)) if tops else None
+
+
+def takes_set_name(recogniser: Any) -> bool:
+    """Whether ``recogniser.recognise`` accepts ``set_name`` (the domino reader does)."""
+    try:
+        parameters = inspect.signature(recogniser.recognise).parameters.values()
+    except (TypeError, ValueError, AttributeError):
+        return False
+    return any(p.name == "set_name" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
 def get_recogniser(kind: str) -> Any:
     """The recogniser for ``kind``; tests and benchmarks may set ``RECOGNISER_FACTORY``."""
     factory: Callable[[str], Any] | None = current_app.config.get("RECOGNISER_FACTORY")
     return (factory or _vision_recogniser)(kind)
 
 
-def recognise(kind: str, photo: CheckedPhoto) -> dict[str, Any]:
-    """Run the shared recogniser on the photo's bytes (it applies EXIF orientation itself)."""
+def recognise(kind: str, photo: CheckedPhoto, set_name: str | None = None) -> dict[str, Any]:
+    """Run the shared recogniser on the photo's bytes (it applies EXIF orientation itself).
+
+    ``set_name`` (dominoes only) limits the labels to the game's set where the recogniser
+    can; a set it does not know means reading with no set, never an error for the player.
+    """
     recogniser = get_recogniser(kind)
     image_error = _image_error_type()
+    unknown_set = _unknown_set_type()
+    attempts: list[dict[str, Any]] = [{}]
+    if kind == "dominoes" and set_name is not None and takes_set_name(recogniser):
+        attempts.insert(0, {"set_name": set_name})
+    last_error: Exception | None = None
     with _recognise_lock:
-        try:
-            result = recogniser.recognise(photo.data)
-        except image_error as error:
-            raise PhotoError(str(error)) from None
-    return dict(result)
+        for arguments in attempts:
+            try:
+                return dict(recogniser.recognise(photo.data, **arguments))
+            except image_error as error:
+                raise PhotoError(str(error)) from None
+            except unknown_set as error:
+                log.warning("domino reader: %s; reading with no set", error)
+                last_error = error
+    raise RecogniserMissing(
+        f"the photo reader cannot read this set ({last_error}): enter the pieces by tapping"
+    )
