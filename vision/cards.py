@@ -24,14 +24,13 @@ import numpy as np
 from vision.imageio import load_image
 from vision.labels import CARD_JOKER, CARD_JOKER_INDEX, CARD_RANKS, CARD_SUITS, card_label
 from vision.layout import group_cards
-from vision.twostage import MODELS_DIR, DetectAndRead, clip_box
+from vision.twostage import MODELS_DIR, DetectAndRead, piece_entry
 
 DETECTOR_FILE = "card_detector.onnx"
 READER_FILE = "card_reader.onnx"
 DETECT_CONF = 0.4
 NONE_DROP = 0.5
 MERGE_SPAN = 12.0  # in index lengths (the index box's long side)
-MAX_ALTERNATIVES = 3
 
 
 def ranked_labels(rank: np.ndarray, suit: np.ndarray) -> list[tuple[str, float]]:
@@ -86,21 +85,8 @@ class CardRecogniser:
         for reading in self.stages.read(loaded.bgr, self.conf, zoom_out=self.zoom_out):
             if reading.none >= NONE_DROP:
                 continue
-            ranked = ranked_labels(reading.first, reading.second)
-            label, p = ranked[0]
             corners.append(
-                {
-                    "label": label,
-                    "bbox": clip_box(
-                        reading.detection.box, loaded.scale, loaded.width, loaded.height
-                    ),
-                    "confidence": round(p * reading.detection.score**0.25, 4),
-                    "alternatives": [
-                        [alt, round(q, 4)]
-                        for alt, q in ranked[1 : 1 + MAX_ALTERNATIVES]
-                        if q >= 0.01
-                    ],
-                }
+                piece_entry(ranked_labels(reading.first, reading.second), reading, loaded)
             )
         # Most confident readings first, so that a merged card keeps its best reading.
         corners.sort(key=lambda c: -c["confidence"])

@@ -26,14 +26,13 @@ from vision.errors import UnknownSet
 from vision.imageio import load_image
 from vision.labels import DOMINO_NONE, DOMINO_SET_TOPS, MAX_PIP, domino_label
 from vision.layout import group_chains
-from vision.twostage import MODELS_DIR, DetectAndRead, clip_box
+from vision.twostage import MODELS_DIR, DetectAndRead, piece_entry
 
 DETECTOR_FILE = "domino_detector.onnx"
 READER_FILE = "domino_reader.onnx"
 DETECT_CONF = 0.25  # chosen on the synthetic validation scenes (models/README.md)
 NONE_DROP = 0.5
 ZOOM_OUT: float | None = 2.0  # a second detector pass on the photo shrunk 2x: close-ups
-MAX_ALTERNATIVES = 3
 
 
 def pair_probabilities(low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -98,21 +97,7 @@ class DominoRecogniser:
                 continue
             assert reading.first.shape[0] == DOMINO_NONE + 1
             ranked = ranked_labels(pair_probabilities(reading.first, reading.second), top)
-            label, p = ranked[0]
-            pieces.append(
-                {
-                    "label": label,
-                    "bbox": clip_box(
-                        reading.detection.box, loaded.scale, loaded.width, loaded.height
-                    ),
-                    "confidence": round(p * reading.detection.score**0.25, 4),
-                    "alternatives": [
-                        [alt, round(q, 4)]
-                        for alt, q in ranked[1 : 1 + MAX_ALTERNATIVES]
-                        if q >= 0.01
-                    ],
-                }
-            )
+            pieces.append(piece_entry(ranked, reading, loaded))
         return pieces
 
 

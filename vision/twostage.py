@@ -117,3 +117,20 @@ def clip_box(box, scale: float, width: int, height: int) -> list[float]:
     """A detector box (in the decoded image) in the pixels of the image as displayed."""
     x1, y1, x2, y2 = (round(v * scale, 1) for v in box)
     return [min(x1, width), min(y1, height), min(x2, width), min(y2, height)]
+
+
+MAX_ALTERNATIVES = 3
+
+
+def piece_entry(ranked: list[tuple[str, float]], reading: Reading, loaded) -> dict:
+    """One reported piece: the best label, its box in the displayed image, its confidence
+    (probability x detector score^(1/4)) and up to 3 alternatives with probability >= 0.01."""
+    label, p = ranked[0]
+    return {
+        "label": label,
+        "bbox": clip_box(reading.detection.box, loaded.scale, loaded.width, loaded.height),
+        "confidence": round(p * reading.detection.score**0.25, 4),
+        "alternatives": [
+            [alt, round(q, 4)] for alt, q in ranked[1 : 1 + MAX_ALTERNATIVES] if q >= 0.01
+        ],
+    }
