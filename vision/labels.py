@@ -74,5 +74,6 @@ def split_card_label(label: str) -> tuple[int, int]:
         return CARD_JOKER_INDEX, -1
     return CARD_RANKS.index(label[:-1]), CARD_SUITS.index(label[-1])
 
+
 # The highest half of each domino set (vision's own copy: vision/ never imports scorer/).
 DOMINO_SET_TOPS: dict[str, int] = {"double-six": 6, "double-nine": 9, "double-twelve": 12}
