@@ -47,7 +47,7 @@ from PIL import Image, ImageDraw, ImageFont
 from datasets.tiles_synth import _corners as piece_corners
 from datasets.tiles_synth import _paste as paste_piece
 from datasets.tiles_synth import _tile_matrix as piece_matrix
-from datasets.tiles_synth import background, camera, photo_effects, photo_size
+from datasets.tiles_synth import background, camera, photo_effects, photo_size, visible_share
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
@@ -671,24 +671,6 @@ def _compose(
     return ids, drawn
 
 
-def _visible_fraction(ids: np.ndarray, quad: np.ndarray, idx: int) -> float:
-    """Share of the polygon's pixels (counted as if the photo were unbounded) showing ``idx``."""
-    h, w = ids.shape
-    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(quad - [x0, y0]).astype(np.int32), 1)
-    total = int(mask.sum())
-    if total == 0:
-        return 0.0
-    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    if cx1 <= cx0 or cy1 <= cy0:
-        return 0.0
-    sub_mask = mask[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0].astype(bool)
-    shown = int((ids[cy0:cy1, cx0:cx1][sub_mask] == idx).sum())
-    return shown / total
-
-
 def _labels(
     ids: np.ndarray, drawn: list[_Drawn], transform
 ) -> tuple[tuple[CardLabel, ...], tuple[tuple[tuple[float, float], ...], ...]]:
@@ -708,7 +690,7 @@ def _labels(
             span = q.max(axis=0) - q.min(axis=0)
             if span.min() < MIN_CORNER_PX:
                 continue
-            seen = _visible_fraction(ids, q, i)
+            seen = visible_share(ids, q, i)
             if seen < CORNER_MIN_VISIBLE:
                 continue
             x1, y1 = np.clip(q.min(axis=0), 0, [w, h])
@@ -721,7 +703,7 @@ def _labels(
                     round(seen, 4),
                 )
             )
-        seen_card = _visible_fraction(ids, quad, i)
+        seen_card = visible_share(ids, quad, i)
         if not corners and seen_card < CARD_MIN_VISIBLE:
             continue
         x1, y1 = np.clip(quad.min(axis=0), 0, [w, h])

@@ -63,6 +63,7 @@ from datasets.tiles_synth import (
     camera,
     photo_effects,
     photo_size,
+    visible_share,
 )
 from scorer.sets import DOMINO_SETS
 
@@ -677,21 +678,6 @@ def _to_photo(points, matrix: np.ndarray, homography: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(pts[None], homography)[0]
 
 
-def _visible_share(ids: np.ndarray, quad: np.ndarray, index: int) -> float:
-    """Share of a quad's pixels that show tile ``index`` (cut off by the photo or covered: not)."""
-    h, w = ids.shape
-    fx0, fy0 = np.floor(quad.min(axis=0)).astype(int)
-    fx1, fy1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-    mask = np.zeros((fy1 - fy0, fx1 - fx0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(quad - [fx0, fy0]).astype(np.int32), 1)
-    total = int(mask.sum())
-    x0, y0, x1, y1 = max(fx0, 0), max(fy0, 0), min(fx1, w), min(fy1, h)
-    if total == 0 or x1 <= x0 or y1 <= y0:
-        return 0.0
-    inside = mask[y0 - fy0 : y1 - fy0, x0 - fx0 : x1 - fx0]
-    return np.count_nonzero(inside & (ids[y0:y1, x0:x1] == index)) / total
-
-
 def _pips_visible(tile: _Laid, ids: np.ndarray, homography: np.ndarray) -> bool:
     h, w = ids.shape
     r = tile.style.pip_radius * tile.width * 0.8
@@ -724,12 +710,12 @@ def _label(
         if x2 - x1 < 2 or y2 - y1 < 2 or cv2.contourArea(face.astype(np.float32)) < 100:
             continue
         if tile.halves is None:
-            if _visible_share(ids, face, tile.index) >= 0.5:
+            if visible_share(ids, face, tile.index) >= 0.5:
                 face_down.append(box)
             continue
         first = _to_photo([(0, 0), (tw, 0), (tw, tl / 2), (0, tl / 2)], tile.matrix, homography)
         second = _to_photo([(tw, tl), (0, tl), (0, tl / 2), (tw, tl / 2)], tile.matrix, homography)
-        if min(_visible_share(ids, q, tile.index) for q in (first, second)) < MIN_HALF_VISIBLE:
+        if min(visible_share(ids, q, tile.index) for q in (first, second)) < MIN_HALF_VISIBLE:
             continue
         if not _pips_visible(tile, ids, homography):
             continue

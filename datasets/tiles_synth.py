@@ -264,6 +264,23 @@ def _paste(
     ids[y0:y1, x0:x1][alpha[..., 0] > 0.5] = idx
 
 
+def visible_share(ids: np.ndarray, quad: np.ndarray, index: int) -> float:
+    """Share of a quad's pixels (counted as if the photo were unbounded) that show piece
+    ``index`` in ``ids``: covered or off-photo pixels count as hidden. Shared by the domino and
+    card generators."""
+    h, w = ids.shape
+    fx0, fy0 = np.floor(quad.min(axis=0)).astype(int)
+    fx1, fy1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    mask = np.zeros((fy1 - fy0, fx1 - fx0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - [fx0, fy0]).astype(np.int32), 1)
+    total = int(mask.sum())
+    x0, y0, x1, y1 = max(fx0, 0), max(fy0, 0), min(fx1, w), min(fy1, h)
+    if total == 0 or x1 <= x0 or y1 <= y0:
+        return 0.0
+    inside = mask[y0 - fy0 : y1 - fy0, x0 - fx0 : x1 - fx0]
+    return np.count_nonzero(inside & (ids[y0:y1, x0:x1] == index)) / total
+
+
 def _tile_matrix(tile_w: int, tile_h: int, cx: float, cy: float, angle: float) -> np.ndarray:
     matrix = cv2.getRotationMatrix2D((tile_w / 2, tile_h / 2), angle, 1.0)
     matrix[0, 2] += cx - tile_w / 2

@@ -143,12 +143,12 @@ def test_shuffled_decks_hold_each_card_once_per_deck():
 
 
 def test_visible_share_counts_covered_and_off_photo_pixels_as_hidden():
-    from datasets.cards_synth import _visible_fraction
+    from datasets.tiles_synth import visible_share
 
     ids = np.full((100, 100), 3, np.int32)
     box = np.array([[10, 10], [29, 10], [29, 29], [10, 29]], np.float32)
-    assert _visible_fraction(ids, box, 3) == 1.0
+    assert visible_share(ids, box, 3) == 1.0
     ids[:, 20:] = 4  # another card covers the right half
-    assert 0.4 < _visible_fraction(ids, box, 3) < 0.6
+    assert 0.4 < visible_share(ids, box, 3) < 0.6
     off = box - np.array([20, 0], np.float32)  # half the box lies left of the photo
-    assert 0.4 < _visible_fraction(np.full((100, 100), 3, np.int32), off, 3) < 0.6
+    assert 0.4 < visible_share(np.full((100, 100), 3, np.int32), off, 3) < 0.6
