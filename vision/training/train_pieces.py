@@ -114,10 +114,38 @@ def train_detector(recipe: KindRecipe, work: Path, out: Path, epochs: int, seed:
     extra: dict[str, object] = {}
     if start is not None:  # fine-tune: a gentler start than from random weights
         extra = {"optimizer": "AdamW", "lr0": 0.002, "lrf": 0.1, "warmup_epochs": 0.5}
-    _train_and_export(
+    _run_detector(
+        recipe,
         "detector",
-        work / "runs" / "detector",
+        work,
         str(start or "yolo26n.yaml"),
+        data_yaml,
+        out,
+        epochs,
+        seed,
+        imgsz,
+        **extra,
+    )
+
+
+def _run_detector(
+    recipe: KindRecipe,
+    run: str,
+    work: Path,
+    start_from: str,
+    data_yaml: Path,
+    out: Path,
+    epochs: int,
+    seed: int,
+    imgsz: int | None,
+    **extra: object,
+) -> None:
+    """One detector run of ``recipe`` (its sizes and ONNX name; ``imgsz`` overrides both, for
+    the smoke run), resumed from and written to ``work/runs/<run>``."""
+    _train_and_export(
+        run.replace("_", " "),
+        work / "runs" / run,
+        start_from,
         data_yaml,
         out,
         epochs,
@@ -144,18 +172,16 @@ def finetune_detector_r2(
         _add_round1_scenes(work, data_yaml.parent)
     else:
         data_yaml = work / "det" / "data.yaml"
-    _train_and_export(
-        "detector r2",
-        work / "runs" / "detector_r2",
+    _run_detector(
+        recipe,
+        "detector_r2",
+        work,
         str(work / "runs" / "detector" / "weights" / "best.pt"),
         data_yaml,
         out,
         epochs,
-        imgsz or recipe.det_imgsz,
-        16,
         seed,
-        recipe.det_export_imgsz if imgsz is None else imgsz,
-        onnx_name=recipe.detector_onnx,
+        imgsz,
         optimizer="AdamW",
         lr0=0.001,
         lrf=0.1,
