@@ -73,6 +73,22 @@ def test_upright_and_turned_layouts_are_read(dominoes, arrangement, angle):
     assert _labels(_read(dominoes, image)) == _truth(labels)
 
 
+@pytest.mark.parametrize("style", ["ivory", "coded", "black", "coloured"])
+def test_a_tight_crop_of_one_domino_is_that_one_domino(dominoes, style):
+    """A photo of one domino filling the frame (the "crop" photos of the real set): the
+    detector finds nothing or only parts of it (a half, a pip), and the photo is read whole."""
+    rows = [["3-9", "0-12", "6-6", "2-7"]]
+    image, labels = render_test_layout(rows, style=style, gap=40, seed=11)
+    for label, (x1, y1, x2, y2) in labels:
+        margin = 0.04 * (x2 - x1)
+        crop = image[
+            max(0, int(y1 - margin)) : int(y2 + margin), max(0, int(x1 - margin)) : int(x2 + margin)
+        ]
+        crop = np.ascontiguousarray(crop if crop.shape[0] > crop.shape[1] else np.rot90(crop))
+        result = _read(dominoes, crop)
+        assert [p["label"] for p in result["pieces"]] == [label], (style, label)
+
+
 def test_face_down_dominoes_are_not_reported(dominoes):
     image, labels = render_test_layout([["2-5", "back", "5-5", "back"]], gap=14, seed=4)
     result = _read(dominoes, image)
