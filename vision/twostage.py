@@ -185,8 +185,8 @@ def _suppress(detections: list[Detection], conf: float, iou: float) -> list[Dete
 
 
 def _piece_shaped(w: int, h: int) -> bool:
-    """A photo shaped like a domino (about 1:2): a tight crop of one piece. A photo of a table
-    (4:3, 16:9) never is, so an empty table is never read as a blank 0-0."""
+    """A photo shaped like a domino (about 1:2) may be a tight crop of one piece. A 4:3 photo
+    never is; a 16:9 one is, and then the reader decides (``DetectAndRead.read``)."""
     return 0.38 <= min(w, h) / max(w, h) <= 0.62
 
 
