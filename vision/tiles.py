@@ -11,6 +11,9 @@ quarter turns, so both views name the same tile), and the readings are averaged.
 
 A label's confidence is P(value) x P(colour) (P(joker) for jokers), times the detector's score
 to the power 1/4; ``alternatives`` are the next most likely labels with probability >= 0.01.
+A tile is reported when its confidence is at least ``REPORT_CONFIDENCE``, and once: the same
+label read on two boxes sharing more than half of the smaller is one tile found twice (both
+chosen on the synthetic validation scenes and the trained-on real photos, models/README.md).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ DETECTOR_FILE = "tile_detector.onnx"
 CLASSIFIER_FILE = "tile_classifier.onnx"
 DETECT_CONF = 0.4  # chosen on the trained-on real photos (never on the held-out ones)
 NONE_DROP = 0.5  # drop a box whose crop reads "not a tile face" with at least this probability
+REPORT_CONFIDENCE = 0.3  # report a tile only when its confidence is at least this
+SAME_TILE_OVERLAP = 0.5  # one tile: the same label on boxes sharing more of the smaller (0: off)
 MAX_ALTERNATIVES = 3
 
 
@@ -50,6 +55,8 @@ class TileRecogniser:
                 )
         self.detector = OnnxDetector(detector_path)
         self.classifier = open_session(classifier_path)
+        self.report_confidence = REPORT_CONFIDENCE
+        self.same_tile_overlap = SAME_TILE_OVERLAP
 
     def classify(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(value probs N x 19, colour probs N x 4), averaged over the crop and its half turn."""
@@ -97,6 +104,9 @@ class TileRecogniser:
                     ],
                 }
             )
+        pieces = [p for p in pieces if p["confidence"] >= self.report_confidence]
+        if self.same_tile_overlap:
+            pieces = drop_same_tile(pieces, self.same_tile_overlap)
         melds = group_rows([p["bbox"] for p in pieces])
         return {
             "kind": self.kind,
@@ -128,6 +138,32 @@ def drop_nested(detections: list, inside: float = 0.85, smaller: float = 0.5) ->
         if not nested:
             kept.append(det)
     return kept
+
+
+def drop_same_tile(pieces: list[dict], overlap: float) -> list[dict]:
+    """One report per tile: a reading with the same label as a more confident one whose box
+    shares more than ``overlap`` of the smaller box is that tile found twice (two tiles with one
+    label lie side by side, never half on top of each other). Keeps the order."""
+    ranked = sorted(range(len(pieces)), key=lambda i: -pieces[i]["confidence"])
+    kept: list[int] = []
+    for i in ranked:
+        box = pieces[i]["bbox"]
+        if not any(
+            pieces[k]["label"] == pieces[i]["label"] and _shared(box, pieces[k]["bbox"]) > overlap
+            for k in kept
+        ):
+            kept.append(i)
+    return [pieces[i] for i in sorted(kept)]
+
+
+def _shared(a, b) -> float:
+    """The intersection of two boxes as a share of the smaller one."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / max(smaller, 1e-9)
 
 
 def _label_probabilities(value_probs: np.ndarray, colour_probs: np.ndarray):
