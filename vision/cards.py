@@ -1,16 +1,24 @@
 """Playing cards: a detector finds corner indices, a reader reads rank and suit; one card each.
 
 Stage 1, ``card_detector.onnx``: a class-agnostic YOLO26-nano finding corner indices (rank over
-suit), the part every deck design shares and that stays visible in an overlapped fan.
+suit), the part every deck design shares and that stays visible in an overlapped fan. It runs
+on the whole photo and on overlapping tiles of the photo at its own pixels (up to 1600 px on
+the long side): on a photographed table an index is a few pixels tall in the whole photo shrunk
+to the detector's 640 px, and in a tile it has the size the detector learned; and on the photo
+shrunk onto a canvas twice its size, for close-ups. A box enclosing
+another detection's centre is left out (an index never lies inside another: such a box is a
+whole card or a patch of pips).
 Stage 2, ``card_reader.onnx``: a small CNN on a 64x64 crop cut square to each index, with two
 heads: rank (A-K, joker, or "none": not an index) and suit (C, D, H, S), read as is and turned
 half a turn (averaged).
 
 A card whose two corner indices both show is found twice: readings with the same label lying
 within ``MERGE_SPAN`` index lengths of each other are one card (a card's two indices sit on
-its diagonal, about 6-9 index lengths apart), reported once with the union of its index boxes
-as ``bbox`` and the higher confidence. The same label farther apart is two cards (two decks).
-A card with no readable index (a face-down card, a card covered up to its middle) is not
+its diagonal, about 6-9 index lengths apart; up to four in a four-index deck), reported once
+with the union of its index boxes as ``bbox`` and the higher confidence. One index found by
+two detector passes (boxes sharing more than half) is one reading. The same label farther
+apart is two cards (two decks). An index read less surely than ``REPORT_CONFIDENCE`` is not
+used. A card with no readable index (a face-down card, a card covered up to its middle) is not
 reported.
 """
 
@@ -24,13 +32,19 @@ import numpy as np
 from vision.imageio import load_image
 from vision.labels import CARD_JOKER, CARD_JOKER_INDEX, CARD_RANKS, CARD_SUITS, card_label
 from vision.layout import group_cards
-from vision.twostage import MODELS_DIR, DetectAndRead, piece_entry
+from vision.twostage import MODELS_DIR, DetectAndRead, drop_repeats, piece_entry
 
 DETECTOR_FILE = "card_detector.onnx"
 READER_FILE = "card_reader.onnx"
-DETECT_CONF = 0.4
+# Chosen on the synthetic validation scenes (models/README.md, "Model card: cards").
+DETECT_CONF = 0.25
 NONE_DROP = 0.5
+TILE_SIDE = 1600  # tiles of the photo at its own pixels, up to this long side
+ZOOM_OUT = 2.0  # and the photo shrunk 2x: a close-up's indices are larger than any learned
+REPORT_CONFIDENCE = 0.3  # an index is used when read at least this surely
 MERGE_SPAN = 12.0  # in index lengths (the index box's long side)
+MAX_CORNERS = 4  # indices of one card: two, or four in a four-index deck
+REPEAT_OVERLAP = 0.5
 
 
 def ranked_labels(rank: np.ndarray, suit: np.ndarray) -> list[tuple[str, float]]:
@@ -52,13 +66,33 @@ def _length(box) -> float:
     return max(box[2] - box[0], box[3] - box[1], 1.0)
 
 
+def drop_enclosing(readings: list) -> list:
+    """Leave out detections that enclose the centre of a smaller detection (a quarter of the
+    area or less): corner indices never lie inside one another, so such a box is a whole card
+    or a patch of pips, not an index."""
+    boxes = [r.detection.box for r in readings]
+    areas = [(b[2] - b[0]) * (b[3] - b[1]) for b in boxes]
+    kept = []
+    for i, (box, area) in enumerate(zip(boxes, areas, strict=True)):
+        encloses = any(
+            j != i
+            and areas[j] * 4 <= area
+            and box[0] <= (other[0] + other[2]) / 2 <= box[2]
+            and box[1] <= (other[1] + other[3]) / 2 <= box[3]
+            for j, other in enumerate(boxes)
+        )
+        if not encloses:
+            kept.append(readings[i])
+    return kept
+
+
 def merge_corners(corners: list[dict]) -> list[list[int]]:
     """Indices of ``corners`` (each {"label", "bbox", ...}) that are one card, as groups."""
     groups: list[list[int]] = []
     for i, corner in enumerate(corners):
         for group in groups:
             first = corners[group[0]]
-            if len(group) >= 2 or first["label"] != corner["label"]:
+            if len(group) >= MAX_CORNERS or first["label"] != corner["label"]:
                 continue
             span = MERGE_SPAN * max(_length(first["bbox"]), _length(corner["bbox"]))
             if np.linalg.norm(_centre(first["bbox"]) - _centre(corner["bbox"])) <= span:
@@ -75,20 +109,30 @@ class CardRecogniser:
     def __init__(self, models_dir: Path = MODELS_DIR):
         self.stages = DetectAndRead(models_dir, DETECTOR_FILE, READER_FILE, self.kind)
         self.conf = DETECT_CONF
-        self.zoom_out: float | None = None
+        self.zoom_out: float | None = ZOOM_OUT
+        self.tile_side: int | None = TILE_SIDE
+        self.drop_enclosing = True
+        self.report_confidence = REPORT_CONFIDENCE
 
     def recognise(self, image, channels: str = "rgb") -> dict:
         """Read the face-up cards of one photo (a path, encoded bytes, or an HxWx3 array)."""
         started = time.perf_counter()
         loaded = load_image(image, channels)
         corners = []
-        for reading in self.stages.read(loaded.bgr, self.conf, zoom_out=self.zoom_out):
+        readings = self.stages.read(
+            loaded.bgr, self.conf, zoom_out=self.zoom_out, tile_side=self.tile_side
+        )
+        if self.drop_enclosing:
+            readings = drop_enclosing(readings)
+        for reading in readings:
             if reading.none >= NONE_DROP:
                 continue
-            corners.append(
-                piece_entry(ranked_labels(reading.first, reading.second), reading, loaded)
-            )
-        # Most confident readings first, so that a merged card keeps its best reading.
+            corner = piece_entry(ranked_labels(reading.first, reading.second), reading, loaded)
+            if corner["confidence"] >= self.report_confidence:
+                corners.append(corner)
+        # Most confident readings first, so that a merged card keeps its best reading; one index
+        # found by two passes (whole photo, tile, zoomed out) counts once.
+        corners = drop_repeats(corners, REPEAT_OVERLAP)
         corners.sort(key=lambda c: -c["confidence"])
         pieces, corner_boxes = [], []
         for group in merge_corners(corners):

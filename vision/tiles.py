@@ -28,6 +28,7 @@ from vision.detector import OnnxDetector, open_session
 from vision.imageio import load_image
 from vision.labels import CLASSIFIER_VALUES, JOKER_INDEX, NONE_INDEX, TILE_COLOURS, tile_label
 from vision.melds import group_rows
+from vision.twostage import drop_repeats
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = "tile_detector.onnx"
@@ -106,7 +107,7 @@ class TileRecogniser:
             )
         pieces = [p for p in pieces if p["confidence"] >= self.report_confidence]
         if self.same_tile_overlap:
-            pieces = drop_same_tile(pieces, self.same_tile_overlap)
+            pieces = drop_repeats(pieces, self.same_tile_overlap)
         melds = group_rows([p["bbox"] for p in pieces])
         return {
             "kind": self.kind,
@@ -138,32 +139,6 @@ def drop_nested(detections: list, inside: float = 0.85, smaller: float = 0.5) ->
         if not nested:
             kept.append(det)
     return kept
-
-
-def drop_same_tile(pieces: list[dict], overlap: float) -> list[dict]:
-    """One report per tile: a reading with the same label as a more confident one whose box
-    shares more than ``overlap`` of the smaller box is that tile found twice (two tiles with one
-    label lie side by side, never half on top of each other). Keeps the order."""
-    ranked = sorted(range(len(pieces)), key=lambda i: -pieces[i]["confidence"])
-    kept: list[int] = []
-    for i in ranked:
-        box = pieces[i]["bbox"]
-        if not any(
-            pieces[k]["label"] == pieces[i]["label"] and _shared(box, pieces[k]["bbox"]) > overlap
-            for k in kept
-        ):
-            kept.append(i)
-    return [pieces[i] for i in sorted(kept)]
-
-
-def _shared(a, b) -> float:
-    """The intersection of two boxes as a share of the smaller one."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return w * h / max(smaller, 1e-9)
 
 
 def _label_probabilities(value_probs: np.ndarray, colour_probs: np.ndarray):

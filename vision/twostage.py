@@ -166,6 +166,33 @@ class DetectAndRead:
         return [Reading(d, f, s) for d, f, s in zip(detections, first, second, strict=True)]
 
 
+def drop_repeats(pieces: list[dict], overlap: float) -> list[dict]:
+    """One report per piece: a reading with the same label as a more confident one whose box
+    shares more than ``overlap`` of the smaller box is that piece found twice (by two passes of
+    the detector, or two boxes on one tile); two pieces with one label lie side by side, never
+    half on top of each other. Keeps the order."""
+    ranked = sorted(range(len(pieces)), key=lambda i: -pieces[i]["confidence"])
+    kept: list[int] = []
+    for i in ranked:
+        box = pieces[i]["bbox"]
+        if not any(
+            pieces[k]["label"] == pieces[i]["label"] and _shared(box, pieces[k]["bbox"]) > overlap
+            for k in kept
+        ):
+            kept.append(i)
+    return [pieces[i] for i in sorted(kept)]
+
+
+def _shared(a, b) -> float:
+    """The intersection of two boxes as a share of the smaller one."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / max(smaller, 1e-9)
+
+
 def _tile_starts(length: int, tile: int) -> list[int]:
     """Starts of tiles of ``tile`` px covering ``length`` px, overlapping by at least a quarter."""
     if length <= tile:

@@ -23,9 +23,15 @@ def test_the_same_label_far_apart_is_two_cards():
     assert merge_corners(corners) == [[0], [1]]
 
 
-def test_a_card_is_never_three_corners():
-    corners = [corner("AS", 0, 0), corner("AS", 40, 60), corner("AS", 80, 120)]
-    assert merge_corners(corners) == [[0, 1], [2]]
+def test_a_four_index_card_is_one_card_and_never_more_than_four_corners():
+    corners = [
+        corner("AS", 0, 0),
+        corner("AS", 80, 0),
+        corner("AS", 0, 120),
+        corner("AS", 80, 120),
+        corner("AS", 40, 60),
+    ]
+    assert merge_corners(corners) == [[0, 1, 2, 3], [4]]
 
 
 def test_different_labels_never_merge():

@@ -1,8 +1,8 @@
-"""One report per tile: the same label found twice on one tile is merged, neighbours are not."""
+"""One report per piece: the same label found twice on one piece is merged, neighbours are not."""
 
 from __future__ import annotations
 
-from vision.tiles import drop_same_tile
+from vision.twostage import drop_repeats
 
 
 def _piece(label, box, confidence):
@@ -15,14 +15,14 @@ def test_one_tile_found_twice_is_reported_once_with_its_best_reading():
         _piece("red-5", [100, 100, 150, 160], 0.9),
         _piece("orange-3", [479, 304, 532, 353], 0.77),
     ]
-    assert drop_same_tile(pieces, 0.5) == [pieces[1], pieces[2]]
+    assert drop_repeats(pieces, 0.5) == [pieces[1], pieces[2]]
 
 
 def test_two_tiles_with_one_label_side_by_side_are_both_kept():
     pieces = [_piece("red-7", [0, 0, 50, 70], 0.9), _piece("red-7", [48, 0, 98, 70], 0.8)]
-    assert drop_same_tile(pieces, 0.5) == pieces
+    assert drop_repeats(pieces, 0.5) == pieces
 
 
 def test_different_labels_on_overlapping_boxes_are_kept():
     pieces = [_piece("red-7", [0, 0, 50, 70], 0.9), _piece("red-1", [5, 5, 50, 70], 0.4)]
-    assert drop_same_tile(pieces, 0.5) == pieces
+    assert drop_repeats(pieces, 0.5) == pieces
