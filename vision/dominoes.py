@@ -26,7 +26,7 @@ from vision.errors import UnknownSet
 from vision.imageio import load_image
 from vision.labels import DOMINO_NONE, DOMINO_SET_TOPS, MAX_PIP, domino_label
 from vision.layout import group_chains
-from vision.twostage import MODELS_DIR, DetectAndRead, piece_entry
+from vision.twostage import MODELS_DIR, DetectAndRead, drop_repeats, piece_entry
 
 DETECTOR_FILE = "domino_detector.onnx"
 READER_FILE = "domino_reader.onnx"
@@ -77,7 +77,9 @@ class DominoRecogniser:
         readings = self.stages.read(
             loaded.bgr, self.conf, zoom_out=self.zoom_out, whole_photo=self.whole_photo
         )
-        pieces = self._pieces(readings, top, loaded)
+        # One domino found by both passes (whole photo, zoomed out) on boxes sharing more than
+        # half is one domino (synthetic validation F1 0.826 -> 0.829, 0.781 -> 0.785).
+        pieces = drop_repeats(self._pieces(readings, top, loaded), 0.5)
         melds = group_chains([p["bbox"] for p in pieces])
         return {
             "kind": self.kind,
