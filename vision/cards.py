@@ -16,10 +16,10 @@ A card whose two corner indices both show is found twice: readings with the same
 within ``MERGE_SPAN`` index lengths of each other are one card (a card's two indices sit on
 its diagonal, about 6-9 index lengths apart; up to four in a four-index deck), reported once
 with the union of its index boxes as ``bbox`` and the higher confidence. One index found by
-two detector passes (boxes sharing more than half) is one reading. The same label farther
-apart is two cards (two decks). An index read less surely than ``REPORT_CONFIDENCE`` is not
-used. A card with no readable index (a face-down card, a card covered up to its middle) is not
-reported.
+two detector passes (boxes sharing more than half, whatever they read) is its surer reading.
+The same label farther apart is two cards (two decks). An index read less surely than
+``REPORT_CONFIDENCE`` is not used. A card with no readable index (a face-down card, a card
+covered up to its middle) is not reported.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class CardRecogniser:
                 corners.append(corner)
         # Most confident readings first, so that a merged card keeps its best reading; one index
         # found by two passes (whole photo, tile, zoomed out) counts once.
-        corners = drop_repeats(corners, REPEAT_OVERLAP)
+        corners = drop_repeats(corners, REPEAT_OVERLAP, any_label=True)
         corners.sort(key=lambda c: -c["confidence"])
         pieces, corner_boxes = [], []
         for group in merge_corners(corners):

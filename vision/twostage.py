@@ -166,17 +166,19 @@ class DetectAndRead:
         return [Reading(d, f, s) for d, f, s in zip(detections, first, second, strict=True)]
 
 
-def drop_repeats(pieces: list[dict], overlap: float) -> list[dict]:
+def drop_repeats(pieces: list[dict], overlap: float, any_label: bool = False) -> list[dict]:
     """One report per piece: a reading with the same label as a more confident one whose box
     shares more than ``overlap`` of the smaller box is that piece found twice (by two passes of
     the detector, or two boxes on one tile); two pieces with one label lie side by side, never
-    half on top of each other. Keeps the order."""
+    half on top of each other. ``any_label``: whatever the labels (one place, one piece: the
+    less sure reading is a misreading of it). Keeps the order."""
     ranked = sorted(range(len(pieces)), key=lambda i: -pieces[i]["confidence"])
     kept: list[int] = []
     for i in ranked:
         box = pieces[i]["bbox"]
         if not any(
-            pieces[k]["label"] == pieces[i]["label"] and _shared(box, pieces[k]["bbox"]) > overlap
+            (any_label or pieces[k]["label"] == pieces[i]["label"])
+            and _shared(box, pieces[k]["bbox"]) > overlap
             for k in kept
         ):
             kept.append(i)

@@ -26,3 +26,8 @@ def test_two_tiles_with_one_label_side_by_side_are_both_kept():
 def test_different_labels_on_overlapping_boxes_are_kept():
     pieces = [_piece("red-7", [0, 0, 50, 70], 0.9), _piece("red-1", [5, 5, 50, 70], 0.4)]
     assert drop_repeats(pieces, 0.5) == pieces
+
+
+def test_with_any_label_one_place_is_one_piece_read_the_surer_way():
+    pieces = [_piece("AH", [186, 254, 229, 292], 0.84), _piece("JK", [173, 252, 232, 290], 0.66)]
+    assert drop_repeats(pieces, 0.5, any_label=True) == [pieces[0]]

@@ -613,11 +613,7 @@ def test_remino_dominoes_read_from_a_photo(tab: Any, server: str, tmp_path: Path
     shot(page, "15-remino-dominoes-corrected")
 
 
-@pytest.mark.skipif(
-    not all(m.exists() for m in CARD_MODELS),
-    reason="card models are not shipped: the trained ones read too few cards (issue 5, "
-    "models/README.md); train them with python -m vision.training.train_pieces --kind cards",
-)
+@needs_models(CARD_MODELS, "cards")
 def test_gin_hands_read_from_card_fans(tab: Any, server: str, tmp_path: Path) -> None:
     """A Gin game's end of hand: each player's ten cards photographed as a fan (rendered) and
     read by the real card reader; misreads corrected against the rendered labels; the page's
