@@ -8,7 +8,9 @@ last checkpoints):
 1. ``generate``: synthetic scenes (``datasets/dominoes_synth.py`` / ``datasets/cards_synth.py``)
    into ``datasets/generated/<kind>/synth``;
 2. ``detector``: a class-agnostic YOLO26-nano (dominoes: whole face-up dominoes; cards: corner
-   indices, rank over suit, labelled when >= 90 % visible), exported to ONNX;
+   indices, rank over suit, labelled when >= 90 % visible), exported to ONNX; round 1 on the
+   first scenes, round 2 a fine-tune on round-2 scenes plus round 1's, and for cards a round 3
+   (more epochs from round 2's best) - the kind's ``KindRecipe``;
 3. ``reader``: small CNNs on crops cut square to each detected box (``vision/crops.py``), with
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
 
