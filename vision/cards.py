@@ -44,7 +44,6 @@ ZOOM_OUT = 2.0  # and the photo shrunk 2x: a close-up's indices are larger than 
 REPORT_CONFIDENCE = 0.3  # an index is used when read at least this surely
 MERGE_SPAN = 12.0  # in index lengths (the index box's long side)
 MAX_CORNERS = 4  # indices of one card: two, or four in a four-index deck
-REPEAT_OVERLAP = 0.5
 
 
 def ranked_labels(rank: np.ndarray, suit: np.ndarray) -> list[tuple[str, float]]:
@@ -111,7 +110,6 @@ class CardRecogniser:
         self.conf = DETECT_CONF
         self.zoom_out: float | None = ZOOM_OUT
         self.tile_side: int | None = TILE_SIDE
-        self.drop_enclosing = True
         self.report_confidence = REPORT_CONFIDENCE
 
     def recognise(self, image, channels: str = "rgb") -> dict:
@@ -122,8 +120,7 @@ class CardRecogniser:
         readings = self.stages.read(
             loaded.bgr, self.conf, zoom_out=self.zoom_out, tile_side=self.tile_side
         )
-        if self.drop_enclosing:
-            readings = drop_enclosing(readings)
+        readings = drop_enclosing(readings)
         for reading in readings:
             if reading.none >= NONE_DROP:
                 continue
@@ -132,7 +129,7 @@ class CardRecogniser:
                 corners.append(corner)
         # Most confident readings first, so that a merged card keeps its best reading; one index
         # found by two passes (whole photo, tile, zoomed out) counts once.
-        corners = drop_repeats(corners, REPEAT_OVERLAP, any_label=True)
+        corners = drop_repeats(corners, any_label=True)
         corners.sort(key=lambda c: -c["confidence"])
         pieces, corner_boxes = [], []
         for group in merge_corners(corners):

@@ -79,7 +79,7 @@ class DominoRecogniser:
         )
         # One domino found by both passes (whole photo, zoomed out) on boxes sharing more than
         # half is one domino (synthetic validation F1 0.826 -> 0.829, 0.781 -> 0.785).
-        pieces = drop_repeats(self._pieces(readings, top, loaded), 0.5)
+        pieces = drop_repeats(self._pieces(readings, top, loaded))
         melds = group_chains([p["bbox"] for p in pieces])
         return {
             "kind": self.kind,

@@ -36,7 +36,6 @@ CLASSIFIER_FILE = "tile_classifier.onnx"
 DETECT_CONF = 0.4  # chosen on the trained-on real photos (never on the held-out ones)
 NONE_DROP = 0.5  # drop a box whose crop reads "not a tile face" with at least this probability
 REPORT_CONFIDENCE = 0.3  # report a tile only when its confidence is at least this
-SAME_TILE_OVERLAP = 0.5  # one tile: the same label on boxes sharing more of the smaller (0: off)
 MAX_ALTERNATIVES = 3
 
 
@@ -57,7 +56,6 @@ class TileRecogniser:
         self.detector = OnnxDetector(detector_path)
         self.classifier = open_session(classifier_path)
         self.report_confidence = REPORT_CONFIDENCE
-        self.same_tile_overlap = SAME_TILE_OVERLAP
 
     def classify(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(value probs N x 19, colour probs N x 4), averaged over the crop and its half turn."""
@@ -106,8 +104,7 @@ class TileRecogniser:
                 }
             )
         pieces = [p for p in pieces if p["confidence"] >= self.report_confidence]
-        if self.same_tile_overlap:
-            pieces = drop_repeats(pieces, self.same_tile_overlap)
+        pieces = drop_repeats(pieces)  # one tile found on two boxes is one tile
         melds = group_rows([p["bbox"] for p in pieces])
         return {
             "kind": self.kind,

@@ -17,6 +17,7 @@ from vision.errors import RecogniserUnavailable
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 WHOLE_PHOTO_SCORE = 0.5  # the "detector score" of a whole photo read as one piece
 SINGLE_PIECE_NONE = 0.2  # see DetectAndRead.read
+REPEAT_OVERLAP = 0.5  # see drop_repeats
 
 
 @dataclass(frozen=True)
@@ -166,7 +167,9 @@ class DetectAndRead:
         return [Reading(d, f, s) for d, f, s in zip(detections, first, second, strict=True)]
 
 
-def drop_repeats(pieces: list[dict], overlap: float, any_label: bool = False) -> list[dict]:
+def drop_repeats(
+    pieces: list[dict], overlap: float = REPEAT_OVERLAP, any_label: bool = False
+) -> list[dict]:
     """One report per piece: a reading with the same label as a more confident one whose box
     shares more than ``overlap`` of the smaller box is that piece found twice (by two passes of
     the detector, or two boxes on one tile); two pieces with one label lie side by side, never
