@@ -64,6 +64,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.melds import connected_groups
+
 ASPECT = 2.0  # domino length / width (real sets: about 1.9 to 2.1)
 MAX_GAP = 0.3  # of the smaller domino width
 MAX_OVERLAP = 0.35  # of the smaller domino width: estimated rectangles may overlap this much
@@ -244,7 +246,7 @@ def _settle(
                 chosen[i] = 1 - chosen[i]
                 changed = True
         links = [(i, j) for i, j in table if value(i, chosen[i], j, chosen[j]) > 0]
-        for members in _components(n, links):
+        for members in connected_groups(n, links):
             change = flipped(members)
             if len(members) > 1 and gain(change) > 1e-9:
                 for i, a in change.items():
@@ -282,23 +284,6 @@ def _contacts(dominoes: Sequence[_Domino]) -> dict[tuple[int, int], _Contact]:
     return {
         (i, j): c for (i, j), c in out.items() if not (c.kind == "end" and in_row[i] and in_row[j])
     }
-
-
-def _components(n: int, links: Sequence[tuple[int, int]]) -> list[list[int]]:
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i, j in links:
-        parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
-    return list(groups.values())
 
 
 def _first_along(points: Sequence[tuple[float, float]], candidates: Sequence[int]) -> int:
@@ -354,7 +339,7 @@ def group_chains(boxes: Sequence[Box]) -> list[list[int]]:
         neighbours[i].append(j)
         neighbours[j].append(i)
     points = [d.centre for d in dominoes]
-    groups = [_walk(g, neighbours, points) for g in _components(len(dominoes), list(contacts))]
+    groups = [_walk(g, neighbours, points) for g in connected_groups(len(dominoes), list(contacts))]
     band = float(np.median([d.width for d in dominoes]))
     return _reading_order(groups, points, band)
 
@@ -382,7 +367,7 @@ def group_cards(cards: Sequence[Sequence[Box]]) -> list[list[int]]:
                 for cj, lj in zip(centres[j], long_sides[j], strict=True)
             ):
                 links.append((i, j))
-    groups = [_order_cards(g, centres) for g in _components(len(boxes), links)]
+    groups = [_order_cards(g, centres) for g in connected_groups(len(boxes), links)]
     firsts = [min(c, key=lambda p: (p[1], p[0])) for c in centres]  # a card's top index
     band = 3 * float(np.median([s for card in long_sides for s in card]))  # about a card width
     return _reading_order(groups, firsts, band)

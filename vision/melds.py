@@ -53,16 +53,9 @@ def _in_row(a: Sequence[float], b: Sequence[float], along: int) -> bool:
 def group_rows(boxes: Sequence[Sequence[float]]) -> list[list[int]]:
     """Indices of ``boxes`` grouped into rows, each in reading order (see module docstring)."""
     n = len(boxes)
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     # Link each piece only to its nearest neighbour on each side along the row: a piece in a
     # row has at most two row neighbours, which keeps two crowded rows from fusing.
+    links = []
     for i in range(n):
         best: dict[int, tuple[float, int]] = {}
         for j in range(n):
@@ -75,18 +68,15 @@ def group_rows(boxes: Sequence[Sequence[float]]) -> list[list[int]]:
             distance = abs(cj - ci)
             if side not in best or distance < best[side][0]:
                 best[side] = (distance, j)
-        for _distance, j in best.values():
-            parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
+        links += [(i, j) for _distance, j in best.values()]
+    groups = connected_groups(n, links)
 
     def centre(i: int) -> tuple[float, float]:
         b = boxes[i]
         return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
 
     ordered = []
-    for members in groups.values():
+    for members in groups:
         xs = [centre(i)[0] for i in members]
         ys = [centre(i)[1] for i in members]
         vertical = (max(ys) - min(ys)) > (max(xs) - min(xs))
@@ -94,6 +84,25 @@ def group_rows(boxes: Sequence[Sequence[float]]) -> list[list[int]]:
         ordered.append(members)
     ordered.sort(key=lambda g: (_row_key(boxes, g[0]), centre(g[0])[0]))
     return ordered
+
+
+def connected_groups(n: int, links: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """The connected groups of items 0..n-1 joined by ``links`` (union-find), each in index
+    order, groups in order of their first seen root."""
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in links:
+        parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
 
 
 def _row_key(boxes: Sequence[Sequence[float]], i: int) -> float:
