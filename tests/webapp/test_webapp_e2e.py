@@ -132,6 +132,17 @@ def page_melds(read: dict[str, Any]) -> list[list[int]]:
     return melds + ([loose] if loose else [])
 
 
+def expect_board_shows(board: Any, labels: list[str]) -> None:
+    """The photo board shows one box, one tag and one meld chip per piece read, in order."""
+    expect = playwright_api.expect
+    boxes = board.locator("svg.boxes g.box")
+    expect(boxes).to_have_count(len(labels))
+    for i, label in enumerate(labels):
+        expect(boxes.nth(i)).to_have_attribute("data-piece", label)
+    expect(board.locator("svg.boxes g.tag")).to_have_count(len(labels))
+    expect(board.locator(".meld .chip[data-piece]")).to_have_count(len(labels))
+
+
 def judge(
     labels: list[str], groups: list[list[int]], game: str = GAME, options: Any = None
 ) -> tuple[list[bool | None], str, str]:
@@ -315,12 +326,7 @@ def test_game_photo_correct_save_tally_undo_export(tab: Any, server: str, truth)
     read = upload(page, board, photo)
     labels = [p["label"] for p in read["pieces"]]
     groups = page_melds(read)
-    boxes = board.locator("svg.boxes g.box")
-    expect(boxes).to_have_count(len(labels))
-    for i, label in enumerate(labels):
-        expect(boxes.nth(i)).to_have_attribute("data-piece", label)
-    expect(board.locator("svg.boxes g.tag")).to_have_count(len(labels))
-    expect(board.locator(".meld .chip[data-piece]")).to_have_count(len(labels))
+    expect_board_shows(board, labels)
     expect_verdicts(page, *judge(labels, groups))
     shot(page, "03-check-photo-read")
 
@@ -585,12 +591,7 @@ def test_remino_dominoes_read_from_a_photo(tab: Any, server: str, tmp_path: Path
     # the reader was given the game's set: nothing above 9 pips, whatever it read
     assert all(max(int(half) for half in label.split("-")) <= 9 for label in labels), labels
     groups = page_melds(read)
-    boxes = board.locator("svg.boxes g.box")
-    expect(boxes).to_have_count(len(labels))
-    for i, label in enumerate(labels):
-        expect(boxes.nth(i)).to_have_attribute("data-piece", label)
-    expect(board.locator("svg.boxes g.tag")).to_have_count(len(labels))
-    expect(board.locator(".meld .chip[data-piece]")).to_have_count(len(labels))
+    expect_board_shows(board, labels)
     expect_verdicts(page, *judge(labels, groups, "remino", options))
     shot(page, "14-remino-dominoes-read")
 
