@@ -36,13 +36,13 @@ as for tiles, so any scene can be rebuilt alone.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from datasets.tiles_synth import _corners as piece_corners
 from datasets.tiles_synth import _paste as paste_piece
@@ -70,6 +70,29 @@ RANK_FONT_NAMES = (
     "LiberationMono-Bold.ttf",
 )
 GLYPH_FONT_NAMES = ("DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "LiberationSans-Bold.ttf")
+# Look 2 (more index fonts for the reader): the other system faces, and where matplotlib is
+# installed (the training extra brings it) its STIX (Times-like, thin serif) and Computer Modern
+# faces. Real decks print their own index lettering; more shapes of each rank, plus the shape
+# jitter of ``DeckStyle.rank_stretch`` / ``rank_shear`` / ``rank_stroke``, teach the reader
+# what a 3 or a Q has in common across designs rather than one font's outline.
+EXTRA_RANK_FONT_NAMES = (
+    "DejaVuSerif.ttf",
+    "DejaVuSerifCondensed.ttf",
+    "DejaVuSansCondensed.ttf",
+    "DejaVuSansMono-Bold.ttf",
+    "DejaVuSans-BoldOblique.ttf",
+    "LiberationSans-Regular.ttf",
+    "LiberationSansNarrow-Regular.ttf",
+    "LiberationSerif-BoldItalic.ttf",
+    "LiberationMono-Regular.ttf",
+    "STIXGeneral.ttf",
+    "STIXGeneralBol.ttf",
+    "STIXGeneralItalic.ttf",
+    "cmr10.ttf",
+    "cmb10.ttf",
+    "cmss10.ttf",
+    "cmtt10.ttf",
+)
 SUIT_GLYPHS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 CORNERS = ("tl", "br", "tr", "bl")  # two-index decks print tl and br
 
@@ -126,13 +149,30 @@ class DeckStyle:
     joker_ink: tuple[int, int, int]
     back: tuple[int, int, int]
     back_pattern: str
+    # Look 2's lettering jitter (look 1: none): rank width x, slant, strokes thinned (< 0) or
+    # thickened (> 0) on each side by this share of the rank's height.
+    rank_stretch: float = 1.0
+    rank_shear: float = 0.0
+    rank_stroke: float = 0.0
+
+
+def _matplotlib_font_dir() -> Path | None:
+    """matplotlib's bundled fonts, found without importing it (it is a training extra)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(spec.submodule_search_locations[0]) / "mpl-data" / "fonts" / "ttf"
+    return folder if folder.is_dir() else None
 
 
 @lru_cache(maxsize=1)
 def _font_files() -> dict[str, str]:
     found: dict[str, str] = {}
-    for name in (*RANK_FONT_NAMES, *GLYPH_FONT_NAMES):
-        for root in FONT_DIRS:
+    roots = (*FONT_DIRS, *filter(None, [_matplotlib_font_dir()]))
+    for name in (*RANK_FONT_NAMES, *GLYPH_FONT_NAMES, *EXTRA_RANK_FONT_NAMES):
+        for root in roots:
             hits = sorted(root.rglob(name)) if root.is_dir() else []
             if hits:
                 found[name] = str(hits[0])
@@ -147,6 +187,12 @@ def rank_fonts() -> tuple[str, ...]:
     return tuple(files[n] for n in RANK_FONT_NAMES if n in files)
 
 
+def look2_rank_fonts() -> tuple[str, ...]:
+    """Look 2's rank fonts: look 1's and the extra faces found on this machine."""
+    files = _font_files()
+    return rank_fonts() + tuple(files[n] for n in EXTRA_RANK_FONT_NAMES if n in files)
+
+
 def glyph_fonts() -> tuple[str, ...]:
     files = _font_files()
     return tuple(files[n] for n in GLYPH_FONT_NAMES if n in files)
@@ -157,7 +203,9 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, max(4, size))
 
 
-def random_style(rng: np.random.Generator) -> DeckStyle:
+def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
+    """One deck's printing. ``look=2``: more rank fonts and jittered lettering (the draws of
+    look 1 are unchanged, so its seeds render as before)."""
     red = (int(rng.uniform(170, 225)), int(rng.uniform(10, 45)), int(rng.uniform(25, 60)))
     black = tuple(int(v) for v in rng.uniform(10, 45, 3))
     if rng.random() < 0.2:  # four-colour deck: clubs green, diamonds blue (or orange)
@@ -175,7 +223,16 @@ def random_style(rng: np.random.Generator) -> DeckStyle:
     # Jumbo indices (poker decks, always two-index) on some decks.
     jumbo = rng.random() < 0.15
     index_size = float(rng.uniform(0.26, 0.32) if jumbo else rng.uniform(0.14, 0.22))
-    return DeckStyle(
+    lettering: dict[str, object] = {}
+    if look == 2:
+        fonts = look2_rank_fonts()
+        lettering = {
+            "rank_font": fonts[int(rng.integers(0, len(fonts)))],
+            "rank_stretch": float(rng.uniform(0.75, 1.25)),
+            "rank_shear": float(rng.uniform(-0.15, 0.15)) if rng.random() < 0.4 else 0.0,
+            "rank_stroke": float(rng.uniform(-0.035, 0.035)) if rng.random() < 0.6 else 0.0,
+        }
+    style = DeckStyle(
         stock=stock[int(rng.integers(0, len(stock)))],
         aspect=1.40 if rng.random() < 0.65 else 1.56,
         radius=float(rng.uniform(0.04, 0.1)),
@@ -190,6 +247,7 @@ def random_style(rng: np.random.Generator) -> DeckStyle:
         back=backs[int(rng.integers(0, len(backs)))],
         back_pattern=("lattice", "dots", "plain", "stripes")[int(rng.integers(0, 4))],
     )
+    return replace(style, **lettering) if lettering else style
 
 
 # ------------------------------------------------------------------------------ card faces
@@ -264,10 +322,36 @@ def _index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
             squeezed = squeezed.resize((int(squeezed.width * 0.75), squeezed.height))
             img = Image.new("RGBA", img.size, (0, 0, 0, 0))
             img.paste(squeezed, (int(img.width * 0.125), 0))
+        img, top = _jitter_lettering(style, img, top, text_h)
         pip = _suit_stamp(style, suit, int(text_h * 0.8))
         img.alpha_composite(pip, (int(text_h * 1.5 - pip.width / 2), int(top[3] + text_h * 0.15)))
     box = img.getbbox()
     return img.crop(box) if box is not None else img
+
+
+def _jitter_lettering(
+    style: DeckStyle, img: Image.Image, top: tuple[float, float, float, float], text_h: int
+) -> tuple[Image.Image, tuple[float, float, float, float]]:
+    """The rank drawn in ``img`` stretched, slanted and its strokes thinned or thickened about
+    its centre column (look 2); ``top`` (the rank's box) keeps its bottom edge."""
+    if style.rank_stretch == 1.0 and style.rank_shear == 0.0 and style.rank_stroke == 0:
+        return img, top
+    w, h = img.size
+    cx = w / 2
+    # PIL's affine maps output to input: x_in = a x + b y + c.
+    a, b = 1 / style.rank_stretch, style.rank_shear
+    c = cx - a * cx - b * top[3]
+    img = img.transform((w, h), Image.AFFINE, (a, b, c, 0, 1, 0), resample=Image.BICUBIC)
+    step = round(abs(style.rank_stroke) * text_h)
+    if step:
+        grow = ImageFilter.MaxFilter if style.rank_stroke > 0 else ImageFilter.MinFilter
+        alpha = img.getchannel("A")
+        changed = alpha.filter(grow(2 * step + 1))
+        ink = np.asarray(alpha, np.float32).sum()
+        # A thin font thinned away (less than half its ink left) keeps its own strokes.
+        if np.asarray(changed, np.float32).sum() >= 0.5 * ink:
+            img.putalpha(changed)
+    return img, top
 
 
 # Pip centres as (x, y) fractions of the pip area; y > 0.5 pips are printed upside down.
@@ -725,8 +809,9 @@ def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> 
     return [cards[i] for i in rng.permutation(len(cards))]
 
 
-def render_scene(seed: int, size: tuple[int, int] | None = None) -> CardScene:
-    """A BGR photo of cards on a table and its labels, all from one seed."""
+def render_scene(seed: int, size: tuple[int, int] | None = None, look: int = 1) -> CardScene:
+    """A BGR photo of cards on a table and its labels, all from one seed. ``look=2``: decks
+    printed in more fonts with jittered lettering (``random_style``)."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
@@ -734,7 +819,7 @@ def render_scene(seed: int, size: tuple[int, int] | None = None) -> CardScene:
     pad = int(0.15 * max(w, h))  # draw larger, then crop: cards may leave the photo
     big_w, big_h = w + 2 * pad, h + 2 * pad
     canvas = background(rng, big_h, big_w)
-    styles = [random_style(rng) for _ in range(2 if rng.random() < 0.15 else 1)]
+    styles = [random_style(rng, look) for _ in range(2 if rng.random() < 0.15 else 1)]
     card_w = int(rng.uniform(0.065, 0.17) * max(w, h))
     deck = shuffled_deck(rng, decks=1 if rng.random() < 0.6 else 2, jokers=int(rng.integers(0, 5)))
     items = _scene_layout(rng, deck, w, h, card_w, styles[0].aspect)

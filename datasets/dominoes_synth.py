@@ -58,6 +58,7 @@ from PIL import Image, ImageDraw
 from datasets.tiles_synth import (
     _corners,
     _paste,
+    _smooth_noise,
     _tile_matrix,
     background,
     camera,
@@ -728,13 +729,50 @@ def _label(
     return tuple(dominoes), tuple(face_down)
 
 
+def low_camera(rng: np.random.Generator, big_w: int, big_h: int, w: int, h: int) -> np.ndarray:
+    """Homography from the canvas to a photo taken from low down: the table squashed to 35-75 %
+    of its depth, its far edge 10-40 % narrower, then a crop to w x h inside it (as ``camera``)."""
+    squash, narrow = rng.uniform(0.35, 0.75), rng.uniform(0.1, 0.4)
+    src = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
+    inset = narrow * big_w / 2
+    dst = np.array(
+        [[inset, 0], [big_w - inset, 0], [big_w, squash * big_h], [0, squash * big_h]], np.float32
+    )
+    view = cv2.getPerspectiveTransform(src, dst)
+    # The crop: inside the far edge's width and the squashed depth, enlarged when too small.
+    left, right, depth = inset + big_w * 0.04, big_w - inset - big_w * 0.04, squash * big_h * 0.96
+    scale = max(w / (right - left), h / depth, 1.0)
+    x0 = rng.uniform(left * scale, max(left * scale, right * scale - w))
+    top = squash * big_h * 0.02 * scale
+    y0 = rng.uniform(top, max(top, depth * scale - h))
+    crop = np.array([[scale, 0, -x0], [0, scale, -y0], [0, 0, 1]])
+    return crop @ view
+
+
+def dark_surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A dark textured surface, BGR uint8: pebbled leather with soft folds and a sheen, or a dark
+    grained table top."""
+    base = np.array([rng.uniform(8, 45), rng.uniform(8, 40), rng.uniform(8, 50)])
+    fine = cv2.resize(
+        rng.random((max(2, h // 3), max(2, w // 3))).astype(np.float32), (w, h)
+    )  # leather pebbles, a few pixels each
+    folds = _smooth_noise(rng, h, w, int(rng.integers(60, 200)))
+    sheen = np.clip((folds - rng.uniform(0.55, 0.8)) * 4, 0, 1) * rng.uniform(40, 120)
+    light = base[None, None, :] * (0.7 + 0.6 * folds[..., None]) * (0.85 + 0.3 * fine[..., None])
+    tex = light + sheen[..., None] * (0.6 + 0.4 * fine[..., None])
+    return np.clip(tex, 0, 255).astype(np.uint8)
+
+
 def render_scene_detailed(
     seed: int, size: tuple[int, int] | None = None, set_name: str | None = None, look: int = 1
 ) -> DominoScene:
     """A photo of dominoes from one seed, with halves, chains and face-down boxes.
 
     ``look=2`` (round 2): larger dominoes and more close-ups, and thick bodies whose side shows
-    (a photo taken at a slant). Look 1 gives round 1's scenes unchanged."""
+    (a photo taken at a slant). ``look=3`` (round 3): look 2, and more than half of the photos
+    taken from low down (``low_camera``: the table foreshortened, the near side of each domino
+    thick), two in five on a dark textured surface (``dark_surface``: leather, a dark table).
+    Looks 1 and 2 give their rounds' scenes unchanged."""
     rng = np.random.default_rng(seed)
     if set_name is None:
         set_name = SET_NAMES[int(rng.choice(len(SET_NAMES), p=[0.3, 0.35, 0.25, 0.1]))]
@@ -746,16 +784,21 @@ def render_scene_detailed(
     pad = int(0.15 * max(w, h))  # laid larger, then cropped: dominoes may leave the photo
     big_w, big_h = w + 2 * pad, h + 2 * pad
     canvas = background(rng, big_h, big_w)
+    if look >= 3 and rng.random() < 0.4:
+        canvas = dark_surface(rng, big_h, big_w)
     ids = np.full((big_h, big_w), -1, np.int32)
     styles = [random_style(rng, top)]
     if rng.random() < 0.15:  # a second set's printing on the same table
         styles.append(random_style(rng, top))
     placements = _plan(rng, w, h, _Bag(rng, top, copies), styles, look)
     side = None
-    if look >= 2 and rng.random() < 0.7:
+    low = look >= 3 and rng.random() < 0.6
+    if low:  # a low camera sees the near side of every domino, thick
+        side = (float(rng.uniform(0.12, 0.45)), float(90 + rng.normal(0, 15)))
+    elif look >= 2 and rng.random() < 0.7:
         side = (float(rng.uniform(0.04, 0.3)), float(90 + rng.normal(0, 35)))
     laid = _lay(canvas, ids, np.zeros((big_h, big_w), np.uint8), placements, styles, pad, side)
-    homography = camera(rng, big_w, big_h, w, h)
+    homography = low_camera(rng, big_w, big_h, w, h) if low else camera(rng, big_w, big_h, w, h)
     photo = cv2.warpPerspective(canvas, homography, (w, h), borderMode=cv2.BORDER_REFLECT)
     ids_photo = cv2.warpPerspective(
         ids.astype(np.float32), homography, (w, h), flags=cv2.INTER_NEAREST, borderValue=-1

@@ -234,20 +234,24 @@ def synthetic_scenes(folder: Path, kind: str) -> list[SyntheticScene]:
 
 
 def card_truth(scene: SyntheticScene) -> list[str]:
-    """The cards of a generated card scene with at least one labelled corner, each once."""
+    """The cards of a generated card scene with at least one labelled corner, each once.
+
+    The scene file keeps its seed, not its look: each look is re-rendered until one gives the
+    stored corners (look 1 first, the detector's scenes; then look 2, the reader's fonts)."""
     from datasets.cards_synth import render_scene
 
-    rendered = render_scene(scene.seed)
-    height, width = rendered.image.shape[:2]
     stored = Counter(label for label, _box in scene.pieces)
-    corners = Counter(label for label, _box in rendered.corner_labels())
-    if (width, height) != tuple(scene.size) or corners != stored:
-        raise EvalDataError(
-            f"{scene.name}: re-rendering seed {scene.seed} does not give the stored card scene "
-            "(the card generator changed since, or this is not a card folder): "
-            "generate the test set again"
-        )
-    return [card.label for card in rendered.cards if card.corners]
+    for look in (1, 2):
+        rendered = render_scene(scene.seed, look=look)
+        height, width = rendered.image.shape[:2]
+        corners = Counter(label for label, _box in rendered.corner_labels())
+        if (width, height) == tuple(scene.size) and corners == stored:
+            return [card.label for card in rendered.cards if card.corners]
+    raise EvalDataError(
+        f"{scene.name}: re-rendering seed {scene.seed} does not give the stored card scene "
+        "(the card generator changed since, or this is not a card folder): "
+        "generate the test set again"
+    )
 
 
 def synthetic_truth(scene: SyntheticScene, kind: str) -> list[str]:

@@ -14,6 +14,8 @@ from datasets.cards_synth import (
     CORNER_MIN_VISIBLE,
     JOKER,
     all_labels,
+    random_style,
+    rank_fonts,
     render_scene,
     render_test_layout,
     shuffled_deck,
@@ -152,3 +154,27 @@ def test_visible_share_counts_covered_and_off_photo_pixels_as_hidden():
     assert 0.4 < visible_share(ids, box, 3) < 0.6
     off = box - np.array([20, 0], np.float32)  # half the box lies left of the photo
     assert 0.4 < visible_share(np.full((100, 100), 3, np.int32), off, 3) < 0.6
+
+
+def test_look_2_prints_more_fonts_and_jitters_the_lettering():
+    """The reader's look: fonts beyond look 1's, lettering stretched / slanted / re-stroked;
+    look 1 draws nothing more, so its seeds (the detector's scenes, the tests') render as
+    before."""
+    look1 = [random_style(np.random.default_rng(seed)) for seed in range(60)]
+    look2 = [random_style(np.random.default_rng(seed), look=2) for seed in range(60)]
+    assert {s.rank_font for s in look1} <= set(rank_fonts())
+    assert all((s.rank_stretch, s.rank_shear, s.rank_stroke) == (1.0, 0.0, 0.0) for s in look1)
+    assert len({s.rank_font for s in look2}) > len(set(rank_fonts()))
+    assert any(s.rank_stretch != 1.0 for s in look2) and any(s.rank_stroke for s in look2)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 2**40))
+def test_look_2_scenes_give_valid_labels_inside_the_photo(seed):
+    scene = render_scene(seed, size=(320, 240), look=2)
+    valid = set(all_labels())
+    for card in scene.cards:
+        assert card.label in valid
+        for corner in card.corners:
+            x1, y1, x2, y2 = corner.box
+            assert 0 <= x1 < x2 <= 320 and 0 <= y1 < y2 <= 240

@@ -16,6 +16,8 @@ from datasets.dominoes_synth import (
     SET_NAMES,
     STYLE_KINDS,
     all_labels,
+    dark_surface,
+    low_camera,
     pip_layout,
     random_style,
     render_scene,
@@ -219,3 +221,34 @@ def test_a_scene_renders_well_under_a_second():
     for seed in range(4):
         render_scene(seed)
     assert (time.perf_counter() - start) / 4 < 1.0
+
+
+def test_look_3_low_camera_foreshortens_and_crops_inside_the_table():
+    """The round-3 camera: the table squashed and its far edge narrowed, the photo cut from
+    inside it (no mirrored border), so every photo corner maps back onto the canvas."""
+    big_w, big_h, w, h = 1000, 800, 640, 480
+    for seed in range(20):
+        homography = low_camera(np.random.default_rng(seed), big_w, big_h, w, h)
+        back = cv2.perspectiveTransform(
+            np.float32([[[0, 0], [w, 0], [w, h], [0, h]]]), np.linalg.inv(homography)
+        )[0]
+        assert (back >= -1).all() and (back[:, 0] <= big_w + 1).all()
+        assert (back[:, 1] <= big_h + 1).all()
+        # Foreshortened: a square on the table comes out wider than deep.
+        square = np.float32([[[400, 400], [500, 400], [500, 500], [400, 500]]])
+        x, y = cv2.perspectiveTransform(square, homography)[0].T
+        assert (x.max() - x.min()) > 1.05 * (y.max() - y.min())
+
+
+def test_look_3_scenes_hold_valid_dominoes_and_dark_surfaces():
+    surface = dark_surface(np.random.default_rng(1), 200, 300)
+    assert surface.shape == (200, 300, 3) and surface.mean() < 90
+    total = 0
+    for seed in range(6):
+        scene = render_scene_detailed(seed, size=(640, 480), look=3)
+        assert scene.image.shape == (480, 640, 3)
+        for domino in scene.dominoes:
+            x1, y1, x2, y2 = domino.box
+            assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 480
+        total += len(scene.dominoes)
+    assert total > 10

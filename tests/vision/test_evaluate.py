@@ -184,12 +184,19 @@ def card_scene(monkeypatch):
     cards = (_card("7H", "tl", "br"), _card("7H", "tl"), _card("KS", "br"), _card("QD"))
     scene = cards_synth.CardScene(np.zeros((600, 800, 3), np.uint8), cards, ())
 
-    def render_scene(seed, size=None):
+    _render_only(monkeypatch, scene, given_look=1)
+    return scene
+
+
+def _render_only(monkeypatch, scene, given_look: int) -> None:
+    """``render_scene`` replaced: seed 5 in ``given_look`` gives ``scene``, other looks none."""
+    empty = cards_synth.CardScene(np.zeros((600, 800, 3), np.uint8), (), ())
+
+    def render_scene(seed, size=None, look=1):
         assert seed == 5 and size is None
-        return scene
+        return scene if look == given_look else empty
 
     monkeypatch.setattr(cards_synth, "render_scene", render_scene)
-    return scene
 
 
 def test_cards_truth_is_each_card_with_a_corner_once(tmp_path, card_scene):
@@ -203,6 +210,16 @@ def test_cards_truth_is_each_card_with_a_corner_once(tmp_path, card_scene):
     assert (score["pieces_true"], score["pieces_read"], score["exact_photos"]) == (6, 7, 1)
     assert score["recall"] == 1.0 and score["precision"] == round(6 / 7, 4)
     assert report["not_exact"][SYNTHETIC_GROUP] == ["00001: read ['7H'] instead of -"]
+
+
+def test_cards_truth_finds_a_look_2_scene(tmp_path, card_scene, monkeypatch):
+    """The reader's scenes (more fonts, ``look=2``) keep only their seed: re-rendered as look 1
+    they differ, so the truth comes from look 2."""
+    _render_only(monkeypatch, card_scene, given_look=2)
+    stored = [label for label, _box in card_scene.corner_labels()]
+    write_generated(tmp_path, "00000", stored, seed=5)
+    report = evaluate_synthetic(tmp_path, "cards", FakeRecogniser({"00000": ["7H", "KS", "7H"]}))
+    assert report["groups"][SYNTHETIC_GROUP]["exact_photos"] == 1
 
 
 def test_cards_scene_that_does_not_re_render_is_refused(tmp_path, card_scene):
