@@ -42,6 +42,10 @@ NONE_DROP = 0.5
 TILE_SIDE = 1600  # tiles of the photo at its own pixels, up to this long side
 ZOOM_OUT = 2.0  # and the photo shrunk 2x: a close-up's indices are larger than any learned
 REPORT_CONFIDENCE = 0.3  # an index is used when read at least this surely
+# An index box whose estimated angle is more than this off its axes is also read cut square to
+# the box (``DetectAndRead.second_look_angle``): with the c3 reader, synthetic validation F1
+# 0.925 -> 0.932 (look 1) and 0.903 -> 0.910 (look 2), close-ups unchanged (0.984).
+SECOND_LOOK_ANGLE = 15.0
 MERGE_SPAN = 12.0  # in index lengths (the index box's long side)
 MAX_CORNERS = 4  # indices of one card: two, or four in a four-index deck
 
@@ -107,6 +111,7 @@ class CardRecogniser:
 
     def __init__(self, models_dir: Path = MODELS_DIR):
         self.stages = DetectAndRead(models_dir, DETECTOR_FILE, READER_FILE, self.kind)
+        self.stages.second_look_angle = SECOND_LOOK_ANGLE
         self.conf = DETECT_CONF
         self.zoom_out: float | None = ZOOM_OUT
         self.tile_side: int | None = TILE_SIDE

@@ -75,12 +75,20 @@ def _window(n: int) -> np.ndarray:
     return _windows[n]
 
 
-def cut_crop(image: np.ndarray, bbox, size: int = CROP_SIZE, margin: float = CROP_MARGIN):
+def cut_crop(
+    image: np.ndarray,
+    bbox,
+    size: int = CROP_SIZE,
+    margin: float = CROP_MARGIN,
+    theta: float | None = None,
+):
     """The tile in ``bbox`` cut square to its own sides, portrait when the sides tell, squashed
-    to ``size`` x ``size``; pixels outside the photo are grey (114)."""
+    to ``size`` x ``size``; pixels outside the photo are grey (114). ``theta``: the tile's
+    angle when known (default: ``tile_angle``'s estimate)."""
     x1, y1, x2, y2 = (float(v) for v in bbox)
     box_w, box_h = max(1.0, x2 - x1), max(1.0, y2 - y1)
-    theta = tile_angle(image, bbox)
+    if theta is None:
+        theta = tile_angle(image, bbox)
     c, s = abs(math.cos(math.radians(theta))), abs(math.sin(math.radians(theta)))
     det = c * c - s * s
     if det > 0.35:  # the box's sides give the tile's sides

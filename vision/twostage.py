@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import cut_crop, to_tensor
+from vision.crops import cut_crop, tile_angle, to_tensor
 from vision.detector import Detection, OnnxDetector, open_session
 from vision.errors import RecogniserUnavailable
 
@@ -48,6 +48,9 @@ class DetectAndRead:
         shape = self.reader.get_inputs()[0].shape
         self.crop_size = int(shape[2]) if isinstance(shape[2], int) else 64
         self.single_piece_none = SINGLE_PIECE_NONE
+        # Degrees (None: off): a box whose estimated angle is further than this from its axes
+        # is also read cut square to the box, and the surer reading kept (``read_boxes``).
+        self.second_look_angle: float | None = None
 
     def detect(
         self,
@@ -158,13 +161,33 @@ class DetectAndRead:
         """Read the given boxes (detected, or known: a test's true boxes, a user's box)."""
         if not detections:
             return []
-        crops = [cut_crop(bgr, d.box, self.crop_size) for d in detections]
+        angles = [tile_angle(bgr, d.box) for d in detections]
+        crops = [
+            cut_crop(bgr, d.box, self.crop_size, theta=a)
+            for d, a in zip(detections, angles, strict=True)
+        ]
+        # Where the angle estimate is far from the box's axes, the box may be right and the
+        # estimate wrong (round pips outweigh a domino's sides): the box is also read square.
+        limit = self.second_look_angle
+        second_looks = [i for i, a in enumerate(angles) if limit is not None and abs(a) > limit]
+        crops += [cut_crop(bgr, detections[i].box, self.crop_size, theta=0.0) for i in second_looks]
         views = crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
         first, second = self.reader.run(None, {"crops": to_tensor(views)})
         n = len(crops)
         first = (first[:n] + first[n:]) / 2
         second = (second[:n] + second[n:]) / 2
-        return [Reading(d, f, s) for d, f, s in zip(detections, first, second, strict=True)]
+        readings = [Reading(d, f, s) for d, f, s in zip(detections, first, second, strict=False)]
+        for k, i in enumerate(second_looks):
+            square = Reading(detections[i], first[len(detections) + k], second[len(detections) + k])
+            if _sureness(square) > _sureness(readings[i]):
+                readings[i] = square
+        return readings
+
+
+def _sureness(reading: Reading) -> float:
+    """How sure a reading is: its best first-head class other than "none" times its best
+    second-head class."""
+    return float(reading.first[:-1].max() * reading.second.max())
 
 
 def drop_repeats(

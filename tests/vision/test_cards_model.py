@@ -24,11 +24,6 @@ def _labels(result: dict) -> Counter:
     return Counter(p["label"] for p in result["pieces"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 5 open: the detector misses the 10S, JS and QD indices of this tight fan "
-    "(close-up hands of 3-10 cards: F1 0.963, 16 of 24 exact; models/README.md)",
-)
 def test_a_fan_of_ten_overlapped_cards_is_read_exactly(cards):
     scene = render_test_layout(FAN, layout="fan", seed=7)
     result = _read(cards, scene.image)

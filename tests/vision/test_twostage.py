@@ -1,12 +1,15 @@
-"""The shared detect-and-read stages: tiling a photo for small pieces."""
+"""The shared detect-and-read stages: tiling a photo for small pieces, second looks."""
 
 from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 
-from vision.twostage import _tile_starts
+from vision import twostage
+from vision.detector import Detection
+from vision.twostage import DetectAndRead, _tile_starts
 
 
 @pytest.mark.parametrize("length", [640, 641, 1000, 1067, 1600, 2399])
@@ -21,3 +24,42 @@ def test_tiles_cover_the_photo_and_overlap_by_a_quarter(length):
 
 def test_a_photo_smaller_than_a_tile_is_one_tile():
     assert _tile_starts(300, 640) == [0]
+
+
+class _Reader:
+    """A fake reader: every crop cut at the estimated angle reads "unsure", every square cut
+    (the second look, appended after them) reads "sure"; crops are told apart by position."""
+
+    def __init__(self, estimated: int):
+        self.estimated = estimated
+
+    def run(self, _names, feeds):
+        n = len(feeds["crops"]) // 2  # each crop and its half turn
+        first = np.zeros((2 * n, 4), np.float32)
+        second = np.zeros((2 * n, 3), np.float32)
+        for i in range(2 * n):
+            square = i % n >= self.estimated
+            first[i] = [0.1, 0.9, 0.0, 0.0] if square else [0.4, 0.1, 0.1, 0.4]
+            second[i] = [0.0, 1.0, 0.0] if square else [0.5, 0.5, 0.0]
+        return first, second
+
+
+@pytest.mark.parametrize("angle, second_look", [(30.0, True), (-20.0, True), (10.0, False)])
+def test_a_box_far_from_its_estimated_angle_is_read_square_too(monkeypatch, angle, second_look):
+    """An angle estimate more than ``second_look_angle`` off the box's axes may be wrong (round
+    pips outweigh a domino's sides): the box is read cut square too, the surer reading kept."""
+    stages = DetectAndRead.__new__(DetectAndRead)
+    stages.crop_size = 32
+    stages.second_look_angle = 15.0
+    stages.reader = _Reader(estimated=2)
+    monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: angle)
+    boxes = [Detection((10.0, 10.0, 50.0, 30.0), 0.9, 0), Detection((60, 10, 100, 30), 0.8, 0)]
+    readings = stages.read_boxes(np.full((64, 128, 3), 200, np.uint8), boxes)
+    assert [r.detection for r in readings] == boxes
+    for reading in readings:
+        assert int(reading.first.argmax()) == (1 if second_look else 0)
+    stages.second_look_angle = None  # off: only the estimated angle is read
+    assert all(
+        int(r.first.argmax()) == 0
+        for r in stages.read_boxes(np.zeros((64, 128, 3), np.uint8), boxes)
+    )

@@ -36,6 +36,8 @@ def card_targets(label: str) -> tuple[int, int]:
 # scenes at a low threshold that lie on no labelled piece (half a domino, two halves of
 # neighbours, a face-down domino, a card's pips or art), so that the reader's "none" class
 # learns what the detector confuses, and the detector's threshold can go down.
+# Cards' recipe 3 ("c3") also reads round 2's scenes and 1,200 scenes of decks in more index
+# fonts (``train_pieces.render_cards_fonts``), hard negatives mined with the final detector.
 READER_SPECS = {
     "dominoes": ReaderSpec(
         "dominoes",
@@ -49,7 +51,7 @@ READER_SPECS = {
         "cards",
         (("rank", CARD_NONE + 1), ("suit", len(CARD_SUITS))),
         card_targets,
-        recipe="c2",
+        recipe="c3",
         crop_size=CARD_CROP,
     ),
 }

@@ -35,6 +35,8 @@ from vision.training.train_tiles import (
 
 SEED = 20261130
 R2_SYNTH = "synth_r2"
+R3_SYNTH = "synth_r3"
+READER_SYNTH = "synth_reader"  # scenes rendered for the reader only (the recipe's reader look)
 
 
 def render_dominoes(seed: int):
@@ -51,11 +53,28 @@ def render_dominoes_r2(seed: int):
     return render_scene(seed, look=2)
 
 
+def render_dominoes_r3(seed: int):
+    """Round 3's domino scenes: round 2's look, and photos from low down (foreshortened tables,
+    thick near sides) and dark textured surfaces, which the round-2 detector misses."""
+    from datasets.dominoes_synth import render_scene
+
+    return render_scene(seed, look=3)
+
+
 def render_cards(seed: int):
     """A card scene as (BGR image, [(card label, corner-index box), ...])."""
     from datasets.cards_synth import render_scene
 
     scene = render_scene(seed)
+    return scene.image, scene.corner_labels()
+
+
+def render_cards_fonts(seed: int):
+    """Card scenes printed in more index fonts with jittered lettering (``look=2``): for the
+    reader, whose errors on real decks are ranks in unfamiliar lettering (a 3 read as 5)."""
+    from datasets.cards_synth import render_scene
+
+    scene = render_scene(seed, look=2)
     return scene.image, scene.corner_labels()
 
 
@@ -72,7 +91,11 @@ class KindRecipe:
     r2_epochs: int = 8  # round 2: a fine-tune of round 1's best detector
     r2_renderer: str | None = None  # round 2's new scenes (None: round 1's scenes again)
     r2_scenes: int | None = None  # how many (None: the --r2-scenes default)
-    r3_epochs: int = 0  # round 3: round 2's best, more epochs on round 2's scenes (0: none)
+    r3_epochs: int = 0  # round 3: a fine-tune of round 2's best (0: none)
+    r3_renderer: str | None = None  # round 3's new scenes (None: round 2's scenes again)
+    r3_scenes: int = 0
+    reader_renderer: str | None = None  # extra scenes for the reader only (None: none)
+    reader_scenes: int = 0
 
 
 RECIPES = {
@@ -85,6 +108,10 @@ RECIPES = {
         det_imgsz=384,
         det_export_imgsz=512,
         r2_renderer="vision.training.train_pieces:render_dominoes_r2",
+        # Round 3: 600 scenes from low down and on dark surfaces with rounds 1 and 2's 800.
+        r3_epochs=6,
+        r3_renderer="vision.training.train_pieces:render_dominoes_r3",
+        r3_scenes=600,
     ),
     "cards": KindRecipe(
         "cards",
@@ -103,6 +130,9 @@ RECIPES = {
         # Round 2 ended still improving (validation mAP50 0.61, 0.65, 0.73, 0.75 over its last
         # four epochs): round 3 goes on from its best at half the learning rate.
         r3_epochs=8,
+        # Reader c3: 1,200 scenes of decks in more fonts, on top of the detector's 1,600.
+        reader_renderer="vision.training.train_pieces:render_cards_fonts",
+        reader_scenes=1200,
     ),
 }
 
@@ -203,14 +233,23 @@ def finetune_detector_r2(
 def finetune_detector_r3(
     recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
 ) -> None:
-    """Round 3: round 2's best detector, more epochs on round 2's data at half its learning
-    rate. Exported over round 2's."""
+    """Round 3: round 2's best detector at half its learning rate, on round 3's new scenes
+    (``synth_r3``) with rounds 1 and 2's, or without a round-3 renderer more epochs on round 2's
+    data. Exported over round 2's."""
+    if recipe.r3_renderer:
+        data_yaml = build_detector_dataset(
+            work, [], 0, synth=R3_SYNTH, name="det_r3", class_name=recipe.class_name
+        )
+        _add_round1_scenes(work, data_yaml.parent)
+        _link_train_images(work / "det_r2", data_yaml.parent, "r2_", skip_prefix="r1_")
+    else:
+        data_yaml = work / ("det_r2" if recipe.r2_renderer else "det") / "data.yaml"
     _run_detector(
         recipe,
         "detector_r3",
         work,
         str(work / "runs" / "detector_r2" / "weights" / "best.pt"),
-        work / ("det_r2" if recipe.r2_renderer else "det") / "data.yaml",
+        data_yaml,
         out,
         epochs,
         seed,
@@ -223,10 +262,18 @@ def finetune_detector_r3(
 
 
 def _add_round1_scenes(work: Path, root: Path) -> None:
-    """Link round 1's training images and labels into the round-2 set."""
+    """Link round 1's training images and labels into a later round's set."""
+    _link_train_images(work / "det", root, "r1_")
+
+
+def _link_train_images(source: Path, root: Path, prefix: str, skip_prefix: str = "") -> None:
+    """Link ``source``'s training images and labels into ``root`` as ``prefix`` + name, leaving
+    out names starting with ``skip_prefix`` (links an earlier round already made)."""
     for sub in ("images", "labels"):
-        for src in sorted((work / "det" / sub / "train").glob("*")):
-            dst = root / sub / "train" / f"r1_{src.name}"
+        for src in sorted((source / sub / "train").glob("*")):
+            if skip_prefix and src.name.startswith(skip_prefix):
+                continue
+            dst = root / sub / "train" / f"{prefix}{src.name}"
             if not dst.exists():
                 dst.symlink_to(src.resolve())
 
@@ -237,12 +284,14 @@ HARD_NEGATIVES_PER_SCENE = 6
 
 
 def reader_items(work: Path, split: str, detector: Path) -> list:
-    """The reader's training scenes (round 1 and, where made, round 2), each with its labelled
+    """The reader's training scenes (round 1 and, where made, round 2 and the reader's own),
+    each with its labelled
     pieces plus up to ``HARD_NEGATIVES_PER_SCENE`` hard negatives ("none"): boxes ``detector``
     finds at a low threshold that overlap no labelled piece (IoU < 0.3)."""
     items = synth_items(work, split)
-    if (work / R2_SYNTH / split).is_dir():
-        items += synth_items(work, split, R2_SYNTH)
+    for extra in (R2_SYNTH, READER_SYNTH):
+        if (work / extra / split).is_dir():
+            items += synth_items(work, split, extra)
     if not detector.is_file():
         print(f"reader: no detector at {detector}: no hard negatives")
         return items
@@ -297,6 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--r2-scenes", type=int, help="round-2 scenes (default: recipe or 400)")
     parser.add_argument("--r2-epochs", type=int, help="round-2 fine-tune (default: the recipe)")
     parser.add_argument("--r3-epochs", type=int, help="round-3 fine-tune (default: the recipe)")
+    parser.add_argument("--r3-scenes", type=int, help="round-3 scenes (default: the recipe)")
+    parser.add_argument("--reader-scenes", type=int, help="reader-only scenes (default: recipe)")
     parser.add_argument("--reader-epochs", type=int, default=30)
     parser.add_argument("--reader-members", type=int, default=1)
     parser.add_argument("--smoke", action="store_true", help="tiny run for tests")
@@ -311,12 +362,18 @@ def main(argv: list[str] | None = None) -> int:
         args.r3_epochs = recipe.r3_epochs
     if args.r2_scenes is None:
         args.r2_scenes = recipe.r2_scenes or 400
+    if args.r3_scenes is None:
+        args.r3_scenes = recipe.r3_scenes
+    if args.reader_scenes is None:
+        args.reader_scenes = recipe.reader_scenes
     imgsz = None
     if args.smoke:
         args.scenes, args.val_scenes, args.test_scenes = 6, 2, 2
         args.det_epochs, args.reader_epochs, args.reader_members = 1, 1, 1
         args.r2_scenes, args.r2_epochs = 4, 1
+        args.reader_scenes = min(args.reader_scenes, 3)
         args.r3_epochs = min(args.r3_epochs, 1)
+        args.r3_scenes = min(args.r3_scenes, 4)
         imgsz = 160
     started = time.time()
     if args.stage in ("all", "generate"):
@@ -331,6 +388,23 @@ def main(argv: list[str] | None = None) -> int:
             )
             if r2 != recipe.renderer:  # a new look gets its own held-back test
                 generate(work, 0, args.test_scenes, args.seed + 9, name="test_r2", renderer=r2)
+        if recipe.r3_renderer and args.r3_epochs:
+            r3 = recipe.r3_renderer
+            generate(
+                work, args.r3_scenes, args.val_scenes, args.seed + 4, name=R3_SYNTH, renderer=r3
+            )
+            generate(work, 0, args.test_scenes, args.seed + 15, name="test_r3", renderer=r3)
+        if recipe.reader_renderer and args.reader_scenes:
+            look = recipe.reader_renderer
+            generate(
+                work,
+                args.reader_scenes,
+                args.val_scenes,
+                args.seed + 11,
+                name=READER_SYNTH,
+                renderer=look,
+            )
+            generate(work, 0, args.test_scenes, args.seed + 13, name="test_reader", renderer=look)
     if args.stage in ("all", "detector"):
         train_detector(recipe, work, args.out, args.det_epochs, args.seed, imgsz)
         if args.r2_epochs:
