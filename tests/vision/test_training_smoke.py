@@ -62,10 +62,13 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
     prefix = "domino" if kind == "dominoes" else "card"
     for name in (f"{prefix}_detector.onnx", f"{prefix}_reader.onnx"):
         assert (out / name).stat().st_size > 10_000
+    for run in ("detector_r2", "detector_r3"):  # both fine-tunes of the recipe ran
+        assert (work / "runs" / run / "done").exists()
     if kind == "dominoes":
-        assert (work / "runs" / "detector_r2" / "done").exists()  # the round-2 fine-tune ran
+        assert any((work / "det_r3" / "images" / "train").glob("r2_*"))  # round 3 mixes rounds
         from vision.dominoes import DominoRecogniser as Recogniser
     else:
+        assert any((work / "synth_reader" / "train").glob("*.jpg"))  # the reader's own scenes
         from vision.cards import CardRecogniser as Recogniser
     result = Recogniser(out).recognise(np.full((240, 320, 3), 120, np.uint8))
     assert result["kind"] == kind

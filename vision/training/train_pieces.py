@@ -213,21 +213,7 @@ def finetune_detector_r2(
         _add_round1_scenes(work, data_yaml.parent)
     else:
         data_yaml = work / "det" / "data.yaml"
-    _run_detector(
-        recipe,
-        "detector_r2",
-        work,
-        str(work / "runs" / "detector" / "weights" / "best.pt"),
-        data_yaml,
-        out,
-        epochs,
-        seed,
-        imgsz,
-        optimizer="AdamW",
-        lr0=0.001,
-        lrf=0.1,
-        warmup_epochs=0.5,
-    )
+    _finetune(recipe, work, "detector_r2", "detector", data_yaml, out, epochs, seed, imgsz, 0.001)
 
 
 def finetune_detector_r3(
@@ -244,18 +230,38 @@ def finetune_detector_r3(
         _link_train_images(work / "det_r2", data_yaml.parent, "r2_", skip_prefix="r1_")
     else:
         data_yaml = work / ("det_r2" if recipe.r2_renderer else "det") / "data.yaml"
+    _finetune(
+        recipe, work, "detector_r3", "detector_r2", data_yaml, out, epochs, seed, imgsz, 0.0005
+    )
+
+
+def _finetune(
+    recipe: KindRecipe,
+    work: Path,
+    run: str,
+    start_run: str,
+    data_yaml: Path,
+    out: Path,
+    epochs: int,
+    seed: int,
+    imgsz: int | None,
+    lr0: float,
+) -> None:
+    """Detector run ``run`` from ``start_run``'s best weights: AdamW at ``lr0``, decaying to a
+    tenth, half an epoch of warm-up."""
+    start = str(work / "runs" / start_run / "weights" / "best.pt")
     _run_detector(
         recipe,
-        "detector_r3",
+        run,
         work,
-        str(work / "runs" / "detector_r2" / "weights" / "best.pt"),
+        start,
         data_yaml,
         out,
         epochs,
         seed,
         imgsz,
         optimizer="AdamW",
-        lr0=0.0005,
+        lr0=lr0,
         lrf=0.1,
         warmup_epochs=0.5,
     )
