@@ -176,9 +176,12 @@ class DetectAndRead:
         n = len(crops)
         first = (first[:n] + first[n:]) / 2
         second = (second[:n] + second[n:]) / 2
-        readings = [Reading(d, f, s) for d, f, s in zip(detections, first, second, strict=False)]
+        m = len(detections)  # the square cuts follow the detections' own crops
+        readings = [
+            Reading(d, f, s) for d, f, s in zip(detections, first[:m], second[:m], strict=True)
+        ]
         for k, i in enumerate(second_looks):
-            square = Reading(detections[i], first[len(detections) + k], second[len(detections) + k])
+            square = Reading(detections[i], first[m + k], second[m + k])
             if _sureness(square) > _sureness(readings[i]):
                 readings[i] = square
         return readings
