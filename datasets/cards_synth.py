@@ -322,7 +322,7 @@ def _index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
             squeezed = squeezed.resize((int(squeezed.width * 0.75), squeezed.height))
             img = Image.new("RGBA", img.size, (0, 0, 0, 0))
             img.paste(squeezed, (int(img.width * 0.125), 0))
-        img, top = _jitter_lettering(style, img, top, text_h)
+        img = _jitter_lettering(style, img, top[3], text_h)
         pip = _suit_stamp(style, suit, int(text_h * 0.8))
         img.alpha_composite(pip, (int(text_h * 1.5 - pip.width / 2), int(top[3] + text_h * 0.15)))
     box = img.getbbox()
@@ -330,17 +330,18 @@ def _index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
 
 
 def _jitter_lettering(
-    style: DeckStyle, img: Image.Image, top: tuple[float, float, float, float], text_h: int
-) -> tuple[Image.Image, tuple[float, float, float, float]]:
-    """The rank drawn in ``img`` stretched, slanted and its strokes thinned or thickened about
-    its centre column (look 2); ``top`` (the rank's box) keeps its bottom edge."""
+    style: DeckStyle, img: Image.Image, baseline: float, text_h: int
+) -> Image.Image:
+    """The rank drawn in ``img`` stretched about its centre column and slanted about
+    ``baseline`` (its bottom edge, where the suit symbol goes), its strokes thinned or thickened
+    (look 2)."""
     if style.rank_stretch == 1.0 and style.rank_shear == 0.0 and style.rank_stroke == 0:
-        return img, top
+        return img
     w, h = img.size
     cx = w / 2
     # PIL's affine maps output to input: x_in = a x + b y + c.
     a, b = 1 / style.rank_stretch, style.rank_shear
-    c = cx - a * cx - b * top[3]
+    c = cx - a * cx - b * baseline
     img = img.transform((w, h), Image.AFFINE, (a, b, c, 0, 1, 0), resample=Image.BICUBIC)
     step = round(abs(style.rank_stroke) * text_h)
     if step:
@@ -351,7 +352,7 @@ def _jitter_lettering(
         # A thin font thinned away (less than half its ink left) keeps its own strokes.
         if np.asarray(changed, np.float32).sum() >= 0.5 * ink:
             img.putalpha(changed)
-    return img, top
+    return img
 
 
 # Pip centres as (x, y) fractions of the pip area; y > 0.5 pips are printed upside down.

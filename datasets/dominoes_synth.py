@@ -750,8 +750,7 @@ def low_camera(rng: np.random.Generator, big_w: int, big_h: int, w: int, h: int)
 
 
 def dark_surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """A dark textured surface, BGR uint8: pebbled leather with soft folds and a sheen, or a dark
-    grained table top."""
+    """A dark textured surface, BGR uint8: pebbled leather with soft folds and a sheen."""
     base = np.array([rng.uniform(8, 45), rng.uniform(8, 40), rng.uniform(8, 50)])
     fine = cv2.resize(
         rng.random((max(2, h // 3), max(2, w // 3))).astype(np.float32), (w, h)
