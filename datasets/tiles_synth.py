@@ -382,6 +382,15 @@ def render_scene(
     seed: int, size: tuple[int, int] | None = None, max_number: int = MAX_TILE_NUMBER
 ) -> tuple[np.ndarray, list[tuple[str, list[float]]]]:
     """A BGR photo and its labelled tiles [(label, [x1, y1, x2, y2]), ...] from one seed."""
+    img, labels, _quads = render_scene_with_quads(seed, size, max_number)
+    return img, labels
+
+
+def render_scene_with_quads(
+    seed: int, size: tuple[int, int] | None = None, max_number: int = MAX_TILE_NUMBER
+) -> tuple[np.ndarray, list[tuple[str, list[float]]], list[list[list[float]]]]:
+    """``render_scene``'s photo and labels, and each labelled tile's face corners in the photo
+    (4 x [x, y], unclipped: a tile may leave the photo), for rotated-box training."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
@@ -414,6 +423,7 @@ def render_scene(
     ).astype(np.int32)
     counts = np.bincount(ids_crop[ids_crop >= 0].ravel(), minlength=len(tiles))
     labels: list[tuple[str, list[float]]] = []
+    quads: list[list[list[float]]] = []
     for i, tile in enumerate(tiles):
         quad = cv2.perspectiveTransform(tile.quad[None].astype(np.float64), homography)[0]
         quad = quad.astype(np.float32)
@@ -423,7 +433,8 @@ def render_scene(
         x1, y1 = np.clip(quad.min(axis=0), 0, [w, h])
         x2, y2 = np.clip(quad.max(axis=0), 0, [w, h])
         labels.append((tile.label, [float(x1), float(y1), float(x2), float(y2)]))
-    return photo_effects(rng, scene), labels
+        quads.append(quad.astype(float).tolist())
+    return photo_effects(rng, scene), labels, quads
 
 
 def photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:

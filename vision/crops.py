@@ -75,6 +75,19 @@ def _window(n: int) -> np.ndarray:
     return _windows[n]
 
 
+def face_size(box_w: float, box_h: float, theta: float) -> tuple[float, float]:
+    """The sides (along the tile's own axes) of a rectangle turned ``theta`` degrees whose
+    axis-aligned box is ``box_w`` x ``box_h``."""
+    c, s = abs(math.cos(math.radians(theta))), abs(math.sin(math.radians(theta)))
+    det = c * c - s * s
+    if det > 0.35:  # the box's sides give the tile's sides
+        w, h = (c * box_w - s * box_h) / det, (c * box_h - s * box_w) / det
+    else:  # near 45 degrees the sides are ill-defined: a square
+        w = h = max(box_w, box_h) / (c + s)
+    big = max(box_w, box_h)
+    return min(max(w, 0.35 * big), 1.2 * big), min(max(h, 0.35 * big), 1.2 * big)
+
+
 def cut_crop(
     image: np.ndarray,
     bbox,
@@ -89,15 +102,7 @@ def cut_crop(
     box_w, box_h = max(1.0, x2 - x1), max(1.0, y2 - y1)
     if theta is None:
         theta = tile_angle(image, bbox)
-    c, s = abs(math.cos(math.radians(theta))), abs(math.sin(math.radians(theta)))
-    det = c * c - s * s
-    if det > 0.35:  # the box's sides give the tile's sides
-        w, h = (c * box_w - s * box_h) / det, (c * box_h - s * box_w) / det
-    else:  # near 45 degrees the sides are ill-defined: cut a square
-        w = h = max(box_w, box_h) / (c + s)
-    big = max(box_w, box_h)
-    w = min(max(w, 0.35 * big), 1.2 * big)
-    h = min(max(h, 0.35 * big), 1.2 * big)
+    w, h = face_size(box_w, box_h, theta)
     angle = theta
     if w > h * 1.05:  # lying sideways: turn a quarter so that the long side is vertical
         angle += 90.0

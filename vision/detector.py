@@ -3,6 +3,8 @@
 Handles both ONNX output layouts of ultralytics 8.4: end-to-end heads (YOLO26, or ``nms=True``)
 give ``(1, N, 6)`` = x1, y1, x2, y2, score, class in input pixels; classic heads give
 ``(1, 4 + nc, N)`` = cx, cy, w, h, class scores, which need NMS (done here with OpenCV).
+Rotated-box (OBB) models, one class, give ``(1, 6, N)`` = cx, cy, w, h, score, angle (radians,
+``w`` along the angle's direction), and get rotated NMS.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ class Detection:
     box: tuple[float, float, float, float]  # x1, y1, x2, y2 in the given image's pixels
     score: float
     cls: int
+    # Rotated-box models only: the piece's centre, sides (w along ``angle``) and angle in
+    # degrees, in the given image's pixels; ``box`` is then the rotated box's extent.
+    rotated: tuple[tuple[float, float], tuple[float, float], float] | None = None
 
 
 class OnnxDetector:
@@ -47,6 +52,8 @@ class OnnxDetector:
         shape = self.session.get_inputs()[0].shape
         self.input_name = self.session.get_inputs()[0].name
         self.size = (int(shape[2]), int(shape[3])) if isinstance(shape[2], int) else (416, 416)
+        out_shape = self.session.get_outputs()[0].shape
+        self.rotated = len(out_shape) == 3 and out_shape[1] == 6  # cx cy w h score angle
 
     def letterbox(self, bgr: np.ndarray) -> tuple[np.ndarray, float, float, float]:
         target_h, target_w = self.size
@@ -64,6 +71,8 @@ class OnnxDetector:
         canvas, ratio, left, top = self.letterbox(bgr)
         blob = canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         out = self.session.run(None, {self.input_name: np.ascontiguousarray(blob)})[0]
+        if self.rotated:
+            return self._rotated(out[0].T, bgr.shape[:2], conf, iou, ratio, left, top)
         if out.ndim == 3 and out.shape[2] == 6:  # end-to-end: x1 y1 x2 y2 score class
             rows = out[0]
             boxes, scores, classes = rows[:, :4], rows[:, 4], rows[:, 5].astype(int)
@@ -90,4 +99,28 @@ class OnnxDetector:
             y2 = float(np.clip((box[3] - top) / ratio, 0, h))
             if x2 - x1 >= 2 and y2 - y1 >= 2:
                 result.append(Detection((x1, y1, x2, y2), float(score), int(cls)))
+        return result
+
+    def _rotated(self, pred, image_hw, conf, iou, ratio, left, top) -> list[Detection]:
+        """Rotated boxes ``pred`` (N x 6 in letterbox pixels) -> detections after rotated NMS."""
+        pred = pred[pred[:, 4] >= conf]
+        if not len(pred):
+            return []
+        rects = [
+            ((float(cx), float(cy)), (float(w), float(h)), float(np.degrees(a)))
+            for cx, cy, w, h, _score, a in pred
+        ]
+        idx = np.array(cv2.dnn.NMSBoxesRotated(rects, pred[:, 4].tolist(), conf, iou), int)
+        h, w = image_hw
+        result = []
+        for i in idx.reshape(-1):
+            (cx, cy), (rw, rh), angle = rects[i]
+            centre = ((cx - left) / ratio, (cy - top) / ratio)
+            sides = (rw / ratio, rh / ratio)
+            corners = cv2.boxPoints((centre, sides, angle))
+            x1, y1 = np.clip(corners.min(0), 0, [w, h])
+            x2, y2 = np.clip(corners.max(0), 0, [w, h])
+            if x2 - x1 >= 2 and y2 - y1 >= 2:
+                box = (float(x1), float(y1), float(x2), float(y2))
+                result.append(Detection(box, float(pred[i, 4]), 0, (centre, sides, angle)))
         return result

@@ -1,8 +1,10 @@
 """Number tiles (Rummikub / Remik): detector finds tiles, a classifier reads each crop.
 
-Stage 1, ``tile_detector.onnx``: a class-agnostic YOLO26-nano on the whole photo (letterboxed
-to 512 px), score >= 0.4; boxes nested inside a much larger box are dropped (a printed number
-found as a tile of its own).
+Stage 1, ``tile_detector.onnx``: a class-agnostic rotated-box (OBB) YOLO26-nano on the whole
+photo (letterboxed to 512 px), score >= 0.4, rotated NMS; each tile's box is its rotated box's
+extent. Rotated boxes keep apart the tiles of diagonal rows and piles, whose axis-aligned boxes
+cover half their neighbours. Boxes nested inside a much larger box are dropped (a printed
+number found as a tile of its own).
 Stage 2, ``tile_classifier.onnx``: small CNNs (an ensemble averaged inside the graph) on 64x64
 crops cut from the full-resolution photo square to each tile (``vision/crops.py``), with two
 heads: value (1-17, joker, or "none": not a tile face) and colour (red, orange, blue, black).
@@ -76,6 +78,8 @@ class TileRecogniser:
         loaded = load_image(image, channels)
         bgr = loaded.bgr
         detections = drop_nested(self.detector.detect(bgr, conf=DETECT_CONF))
+        # Cut square to the angle estimated from the tile's edges: more exact than the rotated
+        # box's own angle (measured: see the model card).
         crops = [cut_crop(bgr, d.box) for d in detections]
         value_probs, colour_probs = self.classify(crops)
         pieces = []

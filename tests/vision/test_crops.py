@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from datasets.tiles_synth import _corners, _paste, _tile_matrix, background, render_tile
-from vision.crops import CROP_SIZE, cut_crop, tile_angle
+from vision.crops import CROP_SIZE, cut_crop, face_size, tile_angle
 
 
 def table_with_tile(angle: float, seed: int = 1):
@@ -46,3 +46,15 @@ def test_crop_at_the_photo_edge_is_padded_grey():
     crop = cut_crop(image, [-40, -40, 30, 50])
     assert crop.shape == (CROP_SIZE, CROP_SIZE, 3)
     assert (crop == 114).all(axis=2).any()
+
+
+@pytest.mark.parametrize("angle", [0, 25, -40, 70])
+def test_face_size_inverts_a_turned_rectangles_extent(angle):
+    w, h = 60.0, 80.0
+    corners = cv2.boxPoints(((100, 100), (w, h), angle))
+    (x1, y1), (x2, y2) = corners.min(0), corners.max(0)
+    fw, fh = face_size(x2 - x1, y2 - y1, fold(angle))  # angles as tile_angle gives them
+    if abs(abs(fold(angle)) - 45) > 10:  # a quarter turn swaps the sides
+        assert sorted((fw, fh)) == pytest.approx([w, h], abs=0.5)
+    else:  # near 45 degrees the extent does not tell the sides apart: a square that fits
+        assert fw == pytest.approx(fh) and fw <= max(x2 - x1, y2 - y1)

@@ -98,3 +98,37 @@ def test_recogniser_is_cached_and_unknown_kinds_say_they_are_unavailable(tiles):
     assert get_recogniser("tiles") is tiles
     with pytest.raises(RecogniserUnavailable, match="unknown piece kind 'marbles'"):
         get_recogniser("marbles")
+
+
+def diagonal_row(labels: list[str], angle: float, tile_w: int = 100, seed: int = 5):
+    """A clean photo of one touching row of tiles laid ``angle`` degrees off the photo's axes."""
+    from datasets.tiles_synth import _paste, _tile_matrix, background, render_tile
+
+    rng = np.random.default_rng(seed)
+    scene = background(np.random.default_rng(seed + 1), 900, 1000)
+    ids = np.full(scene.shape[:2], -1, np.int32)
+    a = np.radians(angle)
+    step = np.array([np.cos(a), -np.sin(a)]) * (tile_w + 3)  # cv2 turns counter-clockwise
+    start = np.array([500.0, 450.0]) - step * (len(labels) - 1) / 2
+    for k, label in enumerate(labels):
+        face = render_tile(rng, label, tile_w)
+        cx, cy = start + k * step
+        _paste(scene, ids, face, _tile_matrix(face.shape[1], face.shape[0], cx, cy, angle), k)
+    return scene
+
+
+@pytest.mark.parametrize("angle", [35, 45, -40])
+def test_a_diagonal_row_is_found_tile_by_tile_with_rotated_boxes(tiles, angle):
+    """Each tile of a diagonal row gets its own rotated box, with the tile's width and the
+    row's angle (modulo a quarter turn), and is read."""
+    row = ["red-3", "red-4", "red-5", "red-6", "red-7"]
+    image = diagonal_row(row, angle)
+    detections = tiles.detector.detect(image, conf=0.4)
+    assert len(detections) == len(row)
+    for det in detections:
+        assert det.rotated is not None
+        _centre, (w, h), turned = det.rotated
+        assert min(w, h) == pytest.approx(100, rel=0.2)
+        assert abs((turned + angle + 45) % 90 - 45) < 15  # the row's angle, modulo a quarter
+    read = [p["label"] for p in tiles.recognise(image, channels="bgr")["pieces"]]
+    assert Counter(read) == Counter(row)

@@ -35,8 +35,13 @@ def test_training_smoke_writes_working_onnx_models(tmp_path):
         capture_output=True,
     )
     assert (work / "runs" / "detector_r3" / "done").exists()  # the round-3 fine-tune ran
+    assert (work / "runs" / "detector_obb" / "done").exists()  # and round 4, rotated boxes
+    assert any((work / "det_obb" / "labels" / "train").glob("*.txt"))
     for name in ("tile_detector.onnx", "tile_classifier.onnx"):
         assert (out / name).stat().st_size > 10_000
+    from vision.detector import OnnxDetector
+
+    assert OnnxDetector(out / "tile_detector.onnx").rotated  # the shipped one is round 4's
     session = ort.InferenceSession(str(out / "tile_classifier.onnx"))
     values, colours = session.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})
     assert values.shape[0] == 2 and colours.shape == (2, 4)

@@ -6,9 +6,13 @@ from its last checkpoint, the classifier from its last epoch):
 1. ``generate``: synthetic scenes (datasets/tiles_synth.py) into datasets/generated/tiles/synth;
 2. ``detector``: a class-agnostic YOLO26-nano from its yaml (no download) on synthetic scenes +
    the trainable real photos (3 copies each; the held-out quarter is never used), trained at
-   384 px and exported to ONNX at 512 px as ``tile_detector.onnx``; then (round 3) fine-tuned
-   for ``--r3-epochs`` on a second synthetic set from the round-3 generator (crowded piles,
-   diagonal rows; ``synth_r3``, seed + 3) + the same real photos, and exported over it;
+   384 px and exported to ONNX at 512 px; then (round 3) fine-tuned for ``--r3-epochs`` on a
+   second synthetic set from the round-3 generator (crowded piles, diagonal rows;
+   ``synth_r3``, seed + 3) + the same real photos; then (round 4) a rotated-box (OBB)
+   YOLO26-nano, started from round 3's weights, trained for ``--obb-epochs`` on scenes stored
+   with each tile's corners (``synth_obb``, seed + 4) + the same real photos (corners estimated
+   from their boxes), exported as ``tile_detector.onnx`` (rounds 1 and 3 are exported to
+   ``datasets/generated/tiles/intermediate`` then; with ``--obb-epochs 0`` round 3 ships);
 3. ``classifier``: two small CNNs (value 1-17 / joker / none, and colour) on crops cut from
    full-resolution synthetic scenes and trainable real photos, exported together (outputs
    averaged) to ONNX as ``tile_classifier.onnx``.
@@ -27,6 +31,8 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
+from PIL import Image
 
 from datasets.realdata import load_photos, realdata_dir, split_trainable, training_pieces
 from vision.training.offline import GENERATED
@@ -52,11 +58,12 @@ def _render_one(job: tuple[int, str, str]) -> int:
     image_path = Path(stem + ".jpg")
     if image_path.exists() and Path(stem + ".json").exists():
         return 0
-    img, labels = _renderer(renderer)(seed)
+    img, labels, *quads = _renderer(renderer)(seed)
     cv2.imwrite(str(image_path), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    Path(stem + ".json").write_text(
-        json.dumps({"seed": seed, "size": [img.shape[1], img.shape[0]], "pieces": labels})
-    )
+    meta = {"seed": seed, "size": [img.shape[1], img.shape[0]], "pieces": labels}
+    if quads:  # a rotated-box renderer: each piece's corners too
+        meta["quads"] = quads[0]
+    Path(stem + ".json").write_text(json.dumps(meta))
     return len(labels)
 
 
@@ -199,8 +206,7 @@ def _train_and_export(
             plots=False,
             fliplr=0.0,
             flipud=0.0,
-            degrees=0.0,
-            **{"mosaic": 1.0, "close_mosaic": max(1, epochs // 3), **extra},
+            **{"mosaic": 1.0, "close_mosaic": max(1, epochs // 3), "degrees": 0.0, **extra},
             single_cls=True,
             project=str(run_dir.parent),
             name=run_dir.name,
@@ -280,6 +286,106 @@ def finetune_detector(
     )
 
 
+# ------------------------------------------------------------------------------- rotated boxes
+
+
+OBB_SYNTH = "synth_obb"  # round-4 scenes, stored with each tile's corners
+OBB_RENDERER = "datasets.tiles_synth:render_scene_with_quads"
+
+
+def obb_line(quad, w: int, h: int) -> str | None:
+    """A YOLO-OBB label line (class 0, four corners normalised) for the part of ``quad`` inside
+    the ``w`` x ``h`` photo: the smallest rotated rectangle around that part."""
+    pts = np.asarray(quad, np.float32).reshape(4, 2)
+    if cv2.contourArea(pts, oriented=True) < 0:
+        pts = pts[::-1].copy()
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    area, inside = cv2.intersectConvexConvex(pts, frame)
+    if inside is None or area < 16:
+        return None
+    corners = cv2.boxPoints(cv2.minAreaRect(inside.reshape(-1, 2)))
+    corners = np.clip(corners / [w, h], 0.0, 1.0)
+    return "0 " + " ".join(f"{v:.6f}" for v in corners.ravel())
+
+
+def real_quad(image: np.ndarray, box) -> np.ndarray:
+    """A real tile's corners from its labelled axis-aligned box: the tile's angle estimated
+    from the edges around the box (``tile_angle``), its sides from the box (``face_size``)."""
+    from vision.crops import face_size, tile_angle
+
+    x1, y1, x2, y2 = (float(v) for v in box)
+    theta = tile_angle(image, box)
+    fw, fh = face_size(x2 - x1, y2 - y1, theta)
+    return cv2.boxPoints((((x1 + x2) / 2, (y1 + y2) / 2), (fw, fh), theta))
+
+
+def build_obb_dataset(work: Path, real: list, real_copies: int, name: str = "det_obb") -> Path:
+    """YOLO-OBB data: the round-4 scenes with their true corners, plus the trainable real
+    photos with corners estimated from their boxes (``real_quad``)."""
+    root = work / name
+    for split in ("train", "val"):
+        (root / "images" / split).mkdir(parents=True, exist_ok=True)
+        (root / "labels" / split).mkdir(parents=True, exist_ok=True)
+
+    def write(split: str, stem: str, src: Path, quads) -> None:
+        dst = root / "images" / split / f"{stem}.jpg"
+        if not dst.exists():
+            shutil.copyfile(src, dst)
+        w, h = Image.open(src).size
+        lines = [line for q in quads if (line := obb_line(q, w, h))]
+        (root / "labels" / split / f"{stem}.txt").write_text("".join(x + "\n" for x in lines))
+
+    for split in ("train", "val"):
+        for meta_path in sorted((work / OBB_SYNTH / split).glob("*.json")):
+            quads = json.loads(meta_path.read_text())["quads"]
+            write(split, f"s_{meta_path.stem}", meta_path.with_suffix(".jpg"), quads)
+    for image, pieces in real:
+        bgr = cv2.imread(str(image))
+        quads = [real_quad(bgr, box) for _label, box in pieces]
+        for k in range(real_copies):
+            write("train", f"r_{image.stem}_{k}", image, quads)
+    data_yaml = root / "data.yaml"
+    data_yaml.write_text(
+        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: tile\n"
+    )
+    return data_yaml
+
+
+def train_obb_detector(
+    work: Path,
+    out: Path,
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    seed: int,
+    real_items,
+    export_imgsz: int,
+) -> None:
+    """Round 4: a rotated-box (OBB) YOLO26-nano, its backbone and neck started from round 3's
+    detector, trained on the round-4 scenes + the trainable real photos; exported as
+    ``tile_detector.onnx``. Rotated boxes do not overlap along diagonal rows and in piles,
+    where axis-aligned ones cover half their neighbours."""
+    data_yaml = build_obb_dataset(work, real_items(), real_copies=3)
+    _train_and_export(
+        "detector obb",
+        work / "runs" / "detector_obb",
+        "yolo26n-obb.yaml",
+        data_yaml,
+        out,
+        epochs,
+        imgsz,
+        batch,
+        seed,
+        export_imgsz,
+        pretrained=str(work / "runs" / "detector_r3" / "weights" / "best.pt"),
+        optimizer="AdamW",
+        lr0=0.001,
+        lrf=0.1,
+        warmup_epochs=1.0,
+        degrees=30.0,
+    )
+
+
 # ------------------------------------------------------------------------------- classifier
 
 
@@ -297,6 +403,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--r3-scenes", type=int, default=300, help="round-3 fine-tune scenes")
     parser.add_argument("--r3-val-scenes", type=int, default=40)
     parser.add_argument("--r3-epochs", type=int, default=6, help="round-3 detector fine-tune")
+    parser.add_argument("--obb-scenes", type=int, default=600, help="round-4 (rotated) scenes")
+    parser.add_argument("--obb-val-scenes", type=int, default=60)
+    parser.add_argument("--obb-epochs", type=int, default=14, help="rotated-box detector")
     parser.add_argument("--det-imgsz", type=int, default=384, help="training image size")
     parser.add_argument("--det-export-imgsz", type=int, default=512, help="ONNX input size")
     parser.add_argument("--cls-epochs", type=int, default=40)
@@ -307,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke:
         args.scenes, args.val_scenes, args.det_epochs, args.cls_epochs = 6, 2, 1, 1
         args.r3_scenes, args.r3_val_scenes, args.r3_epochs = 4, 2, 1
+        args.obb_scenes, args.obb_val_scenes, args.obb_epochs = 4, 2, 1
         args.cls_members = 1
         args.det_imgsz = args.det_export_imgsz = 160
     started = time.time()
@@ -316,10 +426,22 @@ def main(argv: list[str] | None = None) -> int:
         if args.r3_epochs:
             r3_seed = args.seed + 3  # round 3's scenes are new ones, not the base set re-rendered
             generate(args.work, args.r3_scenes, args.r3_val_scenes, r3_seed, name=R3_SYNTH)
+        if args.obb_epochs:
+            obb_seed = args.seed + 4
+            generate(
+                args.work,
+                args.obb_scenes,
+                args.obb_val_scenes,
+                obb_seed,
+                name=OBB_SYNTH,
+                renderer=OBB_RENDERER,
+            )
     if args.stage in ("all", "detector"):
+        # With a round 4, rounds 1 and 3 are steps towards it and are not shipped.
+        det_out = args.work / "intermediate" if args.obb_epochs and args.r3_epochs else args.out
         train_detector(
             args.work,
-            args.out,
+            det_out,
             args.det_epochs,
             args.det_imgsz,
             16,
@@ -330,8 +452,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.r3_epochs:
             finetune_detector(
                 args.work,
-                args.out,
+                det_out,
                 args.r3_epochs,
+                args.det_imgsz,
+                16,
+                args.seed,
+                real_items,
+                export_imgsz=args.det_export_imgsz,
+            )
+        if args.obb_epochs and args.r3_epochs:
+            train_obb_detector(
+                args.work,
+                args.out,
+                args.obb_epochs,
                 args.det_imgsz,
                 16,
                 args.seed,

@@ -1,0 +1,53 @@
+"""Rotated-box (OBB) training labels for the tile detector."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.tiles_synth import render_scene_with_quads
+from vision.training.train_tiles import obb_line, real_quad
+
+
+def corners_of(line: str, w: int, h: int) -> np.ndarray:
+    cls, *values = line.split()
+    assert cls == "0"
+    return np.array(values, float).reshape(4, 2) * [w, h]
+
+
+def test_a_tile_inside_the_photo_keeps_its_corners():
+    quad = cv2.boxPoints(((100, 80), (40, 60), 30))
+    corners = corners_of(obb_line(quad, 200, 160), 200, 160)
+    assert cv2.contourArea(corners.astype(np.float32)) == pytest.approx(2400, rel=0.01)
+    nearest = np.linalg.norm(corners[:, None] - quad[None], axis=2).min(1)
+    assert nearest.max() < 0.05
+
+
+def test_a_tile_cut_by_the_edge_is_its_visible_part_and_one_outside_is_dropped():
+    quad = cv2.boxPoints(((0, 80), (40, 60), 0))  # half of it left of the photo
+    corners = corners_of(obb_line(quad, 200, 160), 200, 160)
+    assert corners[:, 0].min() == pytest.approx(0) and corners[:, 0].max() == pytest.approx(20)
+    assert obb_line(cv2.boxPoints(((-50, 80), (40, 60), 0)), 200, 160) is None
+
+
+def test_rendered_quads_match_the_scenes_boxes():
+    img, labels, quads = render_scene_with_quads(7, size=(640, 480))
+    assert len(quads) == len(labels) > 0
+    h, w = img.shape[:2]
+    for (_label, box), quad in zip(labels, quads, strict=True):
+        q = np.clip(np.array(quad), 0, [w, h])
+        assert np.allclose([*q.min(0), *q.max(0)], box, atol=0.5)
+        assert obb_line(quad, w, h) is not None
+
+
+@pytest.mark.parametrize("angle", [0, 20, -30])
+def test_a_real_tiles_corners_are_recovered_from_its_box_and_edges(angle):
+    image = np.full((300, 300, 3), 60, np.uint8)
+    truth = cv2.boxPoints(((150, 150), (70, 96), angle))
+    cv2.fillConvexPoly(image, truth.round().astype(np.int32), (235, 235, 235))
+    box = [*truth.min(0), *truth.max(0)]
+    quad = real_quad(image, box)
+    assert cv2.contourArea(quad) == pytest.approx(70 * 96, rel=0.08)
+    dist = np.linalg.norm(quad[:, None] - truth[None], axis=2).min(1)
+    assert dist.max() < 6
