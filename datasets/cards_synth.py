@@ -154,6 +154,11 @@ class DeckStyle:
     rank_stretch: float = 1.0
     rank_shear: float = 0.0
     rank_stroke: float = 0.0
+    # Look 3: the 3 printed flat-topped (the capital ezh's shape, as on many European decks).
+    flat_three: bool = False
+
+
+FLAT_THREE = "\u01b7"  # capital ezh: a 3 with a flat top bar
 
 
 def _matplotlib_font_dir() -> Path | None:
@@ -193,6 +198,17 @@ def look2_rank_fonts() -> tuple[str, ...]:
     return rank_fonts() + tuple(files[n] for n in EXTRA_RANK_FONT_NAMES if n in files)
 
 
+def flat_three_fonts() -> tuple[str, ...]:
+    """Look 2's rank fonts that have the capital ezh."""
+    fonts = []
+    for path in look2_rank_fonts():
+        font = _font(path, 40)
+        # A font without the glyph draws its "missing" box, the same for any missing letter.
+        if font.getmask(FLAT_THREE).getbbox() != font.getmask("\uffff").getbbox():
+            fonts.append(path)
+    return tuple(fonts)
+
+
 def glyph_fonts() -> tuple[str, ...]:
     files = _font_files()
     return tuple(files[n] for n in GLYPH_FONT_NAMES if n in files)
@@ -205,7 +221,8 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
 
 def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
     """One deck's printing. ``look=2``: more rank fonts and jittered lettering (the draws of
-    look 1 are unchanged, so its seeds render as before)."""
+    look 1 are unchanged, so its seeds render as before); ``look=3``: look 2, and half the
+    decks print their 3 flat-topped."""
     red = (int(rng.uniform(170, 225)), int(rng.uniform(10, 45)), int(rng.uniform(25, 60)))
     black = tuple(int(v) for v in rng.uniform(10, 45, 3))
     if rng.random() < 0.2:  # four-colour deck: clubs green, diamonds blue (or orange)
@@ -224,7 +241,7 @@ def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
     jumbo = rng.random() < 0.15
     index_size = float(rng.uniform(0.26, 0.32) if jumbo else rng.uniform(0.14, 0.22))
     lettering: dict[str, object] = {}
-    if look == 2:
+    if look >= 2:
         fonts = look2_rank_fonts()
         lettering = {
             "rank_font": fonts[int(rng.integers(0, len(fonts)))],
@@ -247,6 +264,9 @@ def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
         back=backs[int(rng.integers(0, len(backs)))],
         back_pattern=("lattice", "dots", "plain", "stripes")[int(rng.integers(0, 4))],
     )
+    if look == 3 and rng.random() < 0.5:
+        flat = flat_three_fonts()
+        lettering |= {"flat_three": True, "rank_font": flat[int(rng.integers(0, len(flat)))]}
     return replace(style, **lettering) if lettering else style
 
 
@@ -312,6 +332,8 @@ def _index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
     else:
         rank, suit = label[:-1], label[-1]
         ink = (*style.inks[SUITS.index(suit)], 255)
+        if rank == "3" and style.flat_three:
+            rank = FLAT_THREE
         font = _font(style.rank_font, int(text_h * 1.3))
         img = Image.new("RGBA", (text_h * 3, text_h * 3), (0, 0, 0, 0))
         draw = ImageDraw.Draw(img)
@@ -812,7 +834,8 @@ def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> 
 
 def render_scene(seed: int, size: tuple[int, int] | None = None, look: int = 1) -> CardScene:
     """A BGR photo of cards on a table and its labels, all from one seed. ``look=2``: decks
-    printed in more fonts with jittered lettering (``random_style``)."""
+    printed in more fonts with jittered lettering; ``look=3``: and flat-topped 3s
+    (``random_style``)."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)

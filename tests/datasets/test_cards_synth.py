@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -13,7 +14,9 @@ from hypothesis import strategies as st
 from datasets.cards_synth import (
     CORNER_MIN_VISIBLE,
     JOKER,
+    _index_stamp,
     all_labels,
+    flat_three_fonts,
     random_style,
     rank_fonts,
     render_scene,
@@ -178,3 +181,33 @@ def test_look_2_scenes_give_valid_labels_inside_the_photo(seed):
         for corner in card.corners:
             x1, y1, x2, y2 = corner.box
             assert 0 <= x1 < x2 <= 320 and 0 <= y1 < y2 <= 240
+
+
+def test_look_3_prints_flat_topped_threes_on_half_the_decks_and_leaves_look_2_as_it_was():
+    look2 = [random_style(np.random.default_rng(seed), look=2) for seed in range(60)]
+    look3 = [random_style(np.random.default_rng(seed), look=3) for seed in range(60)]
+    flat = [s for s in look3 if s.flat_three]
+    assert 15 <= len(flat) <= 45 and not any(s.flat_three for s in look2)
+    assert {s.rank_font for s in flat} <= set(flat_three_fonts())
+    for two, three in zip(look2, look3, strict=True):  # the same deck, other than the 3
+        assert (two.inks, two.rank_stretch, two.aspect) == (
+            three.inks,
+            three.rank_stretch,
+            three.aspect,
+        )
+        if not three.flat_three:
+            assert two == three
+    style = flat[0]
+    plain = replace(style, flat_three=False)
+    flat_3 = np.asarray(_index_stamp(style, "3H", 200))
+    round_3 = np.asarray(_index_stamp(plain, "3H", 200))
+    assert flat_3.shape != round_3.shape or np.abs(flat_3.astype(int) - round_3).mean() > 1
+    # Only the 3 changes.
+    assert np.array_equal(
+        np.asarray(_index_stamp(style, "5H", 200)), np.asarray(_index_stamp(plain, "5H", 200))
+    )
+
+
+def test_flat_three_fonts_have_the_glyph():
+    fonts = flat_three_fonts()
+    assert fonts and all("Liberation" not in path for path in fonts)

@@ -73,7 +73,8 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
         assert any((work / "det_r3" / "images" / "train").glob("r2_*"))  # round 3 mixes rounds
         from vision.dominoes import DominoRecogniser as Recogniser
     else:
-        assert any((work / "synth_reader" / "train").glob("*.jpg"))  # the reader's own scenes
+        for looks in ("synth_reader", "synth_reader2"):  # the reader's own scenes, both looks
+            assert any((work / looks / "train").glob("*.jpg"))
         from vision.cards import CardRecogniser as Recogniser
     result = Recogniser(out).recognise(np.full((240, 320, 3), 120, np.uint8))
     assert result["kind"] == kind

@@ -38,6 +38,8 @@ def card_targets(label: str) -> tuple[int, int]:
 # learns what the detector confuses, and the detector's threshold can go down.
 # Cards' recipe 3 ("c3") also reads round 2's scenes and 1,200 scenes of decks in more index
 # fonts (``train_pieces.render_cards_fonts``), hard negatives mined with the final detector.
+# Recipe 4 ("c4") adds 600 scenes where half the decks print a flat-topped 3
+# (``train_pieces.render_cards_glyphs``).
 READER_SPECS = {
     "dominoes": ReaderSpec(
         "dominoes",
@@ -51,7 +53,7 @@ READER_SPECS = {
         "cards",
         (("rank", CARD_NONE + 1), ("suit", len(CARD_SUITS))),
         card_targets,
-        recipe="c3",
+        recipe="c4",
         crop_size=CARD_CROP,
     ),
 }

@@ -36,7 +36,14 @@ from vision.training.train_tiles import (
 SEED = 20261130
 R2_SYNTH = "synth_r2"
 R3_SYNTH = "synth_r3"
-READER_SYNTH = "synth_reader"  # scenes rendered for the reader only (the recipe's reader look)
+READER_SYNTH = "synth_reader"  # scenes rendered for the reader only (its first reader look)
+
+
+def reader_folder(index: int, test: bool = False) -> str:
+    """The folder of the recipe's ``index``-th reader look: synth_reader, synth_reader2, ...
+    (held-back tests: test_reader, test_reader2, ...)."""
+    name = "test_reader" if test else READER_SYNTH
+    return name if index == 0 else f"{name}{index + 1}"
 
 
 def render_dominoes(seed: int):
@@ -78,6 +85,15 @@ def render_cards_fonts(seed: int):
     return scene.image, scene.corner_labels()
 
 
+def render_cards_glyphs(seed: int):
+    """Look 2 with half the decks printing a flat-topped 3 (``look=3``): real decks' 3s the
+    c3 reader read as 5."""
+    from datasets.cards_synth import render_scene
+
+    scene = render_scene(seed, look=3)
+    return scene.image, scene.corner_labels()
+
+
 @dataclass(frozen=True)
 class KindRecipe:
     kind: str
@@ -94,8 +110,9 @@ class KindRecipe:
     r3_epochs: int = 0  # round 3: a fine-tune of round 2's best (0: none)
     r3_renderer: str | None = None  # round 3's new scenes (None: round 2's scenes again)
     r3_scenes: int = 0
-    reader_renderer: str | None = None  # extra scenes for the reader only (None: none)
-    reader_scenes: int = 0
+    # Extra scenes for the reader only, one (renderer, scenes) per look: folders
+    # ``reader_folder(i)``, seeds + 11 + 6 i, held-back tests seeds + 13 + 6 i.
+    reader_looks: tuple[tuple[str, int], ...] = ()
 
 
 RECIPES = {
@@ -130,9 +147,12 @@ RECIPES = {
         # Round 2 ended still improving (validation mAP50 0.61, 0.65, 0.73, 0.75 over its last
         # four epochs): round 3 goes on from its best at half the learning rate.
         r3_epochs=8,
-        # Reader c3: 1,200 scenes of decks in more fonts, on top of the detector's 1,600.
-        reader_renderer="vision.training.train_pieces:render_cards_fonts",
-        reader_scenes=1200,
+        # Reader c4: 1,200 scenes of decks in more fonts and 600 with flat-topped 3s, on top
+        # of the detector's 1,600.
+        reader_looks=(
+            ("vision.training.train_pieces:render_cards_fonts", 1200),
+            ("vision.training.train_pieces:render_cards_glyphs", 600),
+        ),
     ),
 }
 
@@ -295,7 +315,7 @@ def reader_items(work: Path, split: str, detector: Path) -> list:
     ("none"): boxes ``detector`` finds at a low threshold that overlap no labelled piece
     (IoU < 0.3)."""
     items = synth_items(work, split)
-    for extra in (R2_SYNTH, READER_SYNTH):
+    for extra in (R2_SYNTH, *(p.name for p in sorted(work.glob(READER_SYNTH + "*")))):
         if (work / extra / split).is_dir():
             items += synth_items(work, split, extra)
     if not detector.is_file():
@@ -353,7 +373,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--r2-epochs", type=int, help="round-2 fine-tune (default: the recipe)")
     parser.add_argument("--r3-epochs", type=int, help="round-3 fine-tune (default: the recipe)")
     parser.add_argument("--r3-scenes", type=int, help="round-3 scenes (default: the recipe)")
-    parser.add_argument("--reader-scenes", type=int, help="reader-only scenes (default: recipe)")
+    parser.add_argument(
+        "--reader-scenes", type=int, help="reader-only scenes per look (default: recipe)"
+    )
     parser.add_argument("--reader-epochs", type=int, default=30)
     parser.add_argument("--reader-members", type=int, default=1)
     parser.add_argument("--smoke", action="store_true", help="tiny run for tests")
@@ -370,14 +392,16 @@ def main(argv: list[str] | None = None) -> int:
         args.r2_scenes = recipe.r2_scenes or 400
     if args.r3_scenes is None:
         args.r3_scenes = recipe.r3_scenes
-    if args.reader_scenes is None:
-        args.reader_scenes = recipe.reader_scenes
+    reader_looks = [
+        (look, scenes if args.reader_scenes is None else args.reader_scenes)
+        for look, scenes in recipe.reader_looks
+    ]
     imgsz = None
     if args.smoke:
         args.scenes, args.val_scenes, args.test_scenes = 6, 2, 2
         args.det_epochs, args.reader_epochs, args.reader_members = 1, 1, 1
         args.r2_scenes, args.r2_epochs = 4, 1
-        args.reader_scenes = min(args.reader_scenes, 3)
+        reader_looks = [(look, min(scenes, 3)) for look, scenes in reader_looks]
         args.r3_epochs = min(args.r3_epochs, 1)
         args.r3_scenes = min(args.r3_scenes, 4)
         imgsz = 160
@@ -400,17 +424,13 @@ def main(argv: list[str] | None = None) -> int:
                 work, args.r3_scenes, args.val_scenes, args.seed + 4, name=R3_SYNTH, renderer=r3
             )
             generate(work, 0, args.test_scenes, args.seed + 15, name="test_r3", renderer=r3)
-        if recipe.reader_renderer and args.reader_scenes:
-            look = recipe.reader_renderer
-            generate(
-                work,
-                args.reader_scenes,
-                args.val_scenes,
-                args.seed + 11,
-                name=READER_SYNTH,
-                renderer=look,
-            )
-            generate(work, 0, args.test_scenes, args.seed + 13, name="test_reader", renderer=look)
+        for index, (look, scenes) in enumerate(reader_looks):
+            if not scenes:
+                continue
+            seed = args.seed + 11 + 6 * index
+            folder, test = reader_folder(index), reader_folder(index, test=True)
+            generate(work, scenes, args.val_scenes, seed, name=folder, renderer=look)
+            generate(work, 0, args.test_scenes, seed + 2, name=test, renderer=look)
     if args.stage in ("all", "detector"):
         train_detector(recipe, work, args.out, args.det_epochs, args.seed, imgsz)
         if args.r2_epochs:
