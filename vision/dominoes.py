@@ -1,11 +1,13 @@
 """Dominoes: a detector finds face-up dominoes, a reader counts the pips of both halves.
 
-Stage 1, ``domino_detector.onnx``: a class-agnostic YOLO26-nano (one class, "domino": face-up
-only; the backs of face-down dominoes were negatives in training) on the whole photo.
-Stage 2, ``domino_reader.onnx``: a small CNN on a 96x96 crop cut square to the domino (long side
-vertical, ``vision/crops.py``), with two heads: the smaller half's pips (0-12, or "none": not a
-face-up domino) and the larger half's (0-12). Sorted counts need no orientation: the crop read
-as is and turned half a turn names the same domino, and both readings are averaged.
+Stage 1, ``domino_detector.onnx``: a class-agnostic rotated-box (OBB) YOLO26-nano (one class,
+"domino": face-up only; the backs of face-down dominoes were negatives in training) on the
+whole photo and on it shrunk onto a larger canvas, merged by rotated NMS.
+Stage 2, ``domino_reader.onnx``: a small CNN on a 96x96 crop cut square to the domino at its
+rotated box's angle (long side vertical, ``vision/crops.py``), with two heads: the smaller
+half's pips (0-12, or "none": not a face-up domino) and the larger half's (0-12). Sorted counts
+need no orientation: the crop read as is and turned half a turn names the same domino, and both
+readings are averaged.
 
 A label's probability is P(smaller = a) x P(larger = b) over the pairs a <= b, renormalised; its
 confidence is that times the detector's score to the power 1/4. With a set (``double-six``,
@@ -30,13 +32,15 @@ from vision.twostage import MODELS_DIR, DetectAndRead, drop_repeats, piece_entry
 
 DETECTOR_FILE = "domino_detector.onnx"
 READER_FILE = "domino_reader.onnx"
-DETECT_CONF = 0.25  # chosen on the synthetic validation scenes (models/README.md)
+DETECT_CONF = 0.35  # chosen on synthetic validation for the rotated-box detector (round 4)
 NONE_DROP = 0.5
 # A box is reported when its best reading among all pairs 0-12 has at least this confidence
 # (before any set limits the labels): on the synthetic validation scenes it lifts F1 from 0.791
 # to 0.826 (look 1) and 0.761 to 0.781 (look 2); 0.2 and 0.4 did less (models/README.md).
 REPORT_CONFIDENCE = 0.3
 # A box whose estimated angle is more than this off its axes is read square to the box too
+# (only boxes without a rotated box of their own, i.e. a given box or a photo read whole; the
+# rotated detector gives each box its angle)
 # (synthetic validation F1 look 1 / 2 / 3 / crops 0.858 / 0.815 / 0.766 / 0.975 -> 0.865 /
 # 0.822 / 0.770 / 0.981; 8 and 25 degrees gave less): the twelve pips of a domino lying
 # straight in a chain had turned the estimate to 36 degrees.

@@ -49,7 +49,8 @@ class DetectAndRead:
         self.crop_size = int(shape[2]) if isinstance(shape[2], int) else 64
         self.single_piece_none = SINGLE_PIECE_NONE
         # Degrees (None: off): a box whose estimated angle is further than this from its axes
-        # is also read cut square to the box, and the surer reading kept (``read_boxes``).
+        # is also read cut square to the box, and the surer reading kept (``read_boxes``); a
+        # rotated box's own angle is not estimated and gets no second look.
         self.second_look_angle: float | None = None
 
     def detect(
@@ -94,7 +95,7 @@ class DetectAndRead:
                 float(np.clip(y2 - top, 0, h)),
             )
             if box[2] - box[0] >= 2 and box[3] - box[1] >= 2:
-                found.append(Detection(box, d.score, d.cls))
+                found.append(Detection(box, d.score, d.cls, _moved(d.rotated, -left, -top)))
         return found
 
     def _tiled(self, bgr: np.ndarray, conf: float, iou: float, tile_side: int):
@@ -129,7 +130,8 @@ class DetectAndRead:
                             (x2 + x) / scale,
                             (y2 + y) / scale,
                         )
-                        found.append(Detection(box, d.score, d.cls))
+                        rotated = _moved(d.rotated, x, y, scale)
+                        found.append(Detection(box, d.score, d.cls, rotated))
         return found
 
     def read(
@@ -161,7 +163,11 @@ class DetectAndRead:
         """Read the given boxes (detected, or known: a test's true boxes, a user's box)."""
         if not detections:
             return []
-        angles = [tile_angle(bgr, d.box) for d in detections]
+        # A rotated box gives the piece's angle; otherwise it is estimated from the edges.
+        angles = [
+            (d.rotated[2] + 45) % 90 - 45 if d.rotated is not None else tile_angle(bgr, d.box)
+            for d in detections
+        ]
         crops = [
             cut_crop(bgr, d.box, self.crop_size, theta=a)
             for d, a in zip(detections, angles, strict=True)
@@ -169,7 +175,11 @@ class DetectAndRead:
         # Where the angle estimate is far from the box's axes, the box may be right and the
         # estimate wrong (round pips outweigh a domino's sides): the box is also read square.
         limit = self.second_look_angle
-        second_looks = [i for i, a in enumerate(angles) if limit is not None and abs(a) > limit]
+        second_looks = [
+            i
+            for i, (d, a) in enumerate(zip(detections, angles, strict=True))
+            if limit is not None and d.rotated is None and abs(a) > limit
+        ]
         crops += [cut_crop(bgr, detections[i].box, self.crop_size, theta=0.0) for i in second_looks]
         views = crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
         first, second = self.reader.run(None, {"crops": to_tensor(views)})
@@ -233,10 +243,23 @@ def _tile_starts(length: int, tile: int) -> list[int]:
     return [*starts, length - tile]
 
 
+def _moved(rotated, dx: float, dy: float, scale: float = 1.0):
+    """A rotated box shifted by (dx, dy), then scaled by 1 / ``scale`` (None stays None)."""
+    if rotated is None:
+        return None
+    (cx, cy), (w, h), angle = rotated
+    return ((cx + dx) / scale, (cy + dy) / scale), (w / scale, h / scale), angle
+
+
 def _suppress(detections: list[Detection], conf: float, iou: float) -> list[Detection]:
-    """Non-maximum suppression over detections from several passes."""
+    """Non-maximum suppression over detections from several passes (rotated NMS when every
+    detection has a rotated box)."""
     if not detections:
         return []
+    if all(d.rotated is not None for d in detections):
+        rects = [d.rotated for d in detections]
+        keep = cv2.dnn.NMSBoxesRotated(rects, [d.score for d in detections], conf, iou)
+        return [detections[i] for i in np.array(keep, int).reshape(-1)]
     xywh = [[d.box[0], d.box[1], d.box[2] - d.box[0], d.box[3] - d.box[1]] for d in detections]
     keep = cv2.dnn.NMSBoxes(xywh, [d.score for d in detections], conf, iou)
     return [detections[i] for i in np.array(keep, int).reshape(-1)]

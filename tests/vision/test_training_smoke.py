@@ -71,6 +71,10 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
         assert (work / "runs" / run / "done").exists()
     if kind == "dominoes":
         assert any((work / "det_r3" / "images" / "train").glob("r2_*"))  # round 3 mixes rounds
+        assert (work / "runs" / "detector_obb" / "done").exists()  # round 4, rotated boxes
+        from vision.detector import OnnxDetector
+
+        assert OnnxDetector(out / "domino_detector.onnx").rotated
         from vision.dominoes import DominoRecogniser as Recogniser
     else:
         for looks in ("synth_reader", "synth_reader2"):  # the reader's own scenes, both looks

@@ -9,8 +9,10 @@ last checkpoints):
    into ``datasets/generated/<kind>/synth``;
 2. ``detector``: a class-agnostic YOLO26-nano (dominoes: whole face-up dominoes; cards: corner
    indices, rank over suit, labelled when >= 90 % visible), exported to ONNX; round 1 on the
-   first scenes, round 2 a fine-tune on round-2 scenes plus round 1's, and for cards a round 3
-   (more epochs from round 2's best) - the kind's ``KindRecipe``;
+   first scenes, round 2 a fine-tune on round-2 scenes plus round 1's, a round 3 (cards: more
+   epochs from round 2's best; dominoes: new scenes from low down), and for dominoes a round 4,
+   a rotated-box (OBB) detector from round 3's weights on rounds 1-3's scenes re-rendered for
+   each domino's corners - the kind's ``KindRecipe``;
 3. ``reader``: small CNNs on crops cut square to each detected box (``vision/crops.py``), with
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
 
@@ -108,6 +110,9 @@ class KindRecipe:
     r2_renderer: str | None = None  # round 2's new scenes (None: round 1's scenes again)
     r2_scenes: int | None = None  # how many (None: the --r2-scenes default)
     r3_epochs: int = 0  # round 3: a fine-tune of round 2's best (0: none)
+    # Round 4 (dominoes only): a rotated-box detector from round 3's best, on rounds 1-3's
+    # scenes re-rendered for their corners (0: none; rounds 1-3 then are not shipped).
+    obb_epochs: int = 0
     r3_renderer: str | None = None  # round 3's new scenes (None: round 2's scenes again)
     r3_scenes: int = 0
     # Extra scenes for the reader only, one (renderer, scenes) per look: folders
@@ -127,6 +132,8 @@ RECIPES = {
         r2_renderer="vision.training.train_pieces:render_dominoes_r2",
         # Round 3: 600 scenes from low down and on dark surfaces with rounds 1 and 2's 800.
         r3_epochs=6,
+        # Round 4: rotated boxes, 8 epochs on rounds 1-3's 1,400 scenes.
+        obb_epochs=8,
         r3_renderer="vision.training.train_pieces:render_dominoes_r3",
         r3_scenes=600,
     ),
@@ -287,6 +294,94 @@ def _finetune(
     )
 
 
+# Rotated-box round (dominoes): the scenes of rounds 1-3 re-rendered by seed for each domino's
+# corners, and their looks (folder -> ``render_scene_detailed`` look).
+DOMINO_OBB_ROUNDS = (("synth", 1), (R2_SYNTH, 2), (R3_SYNTH, 3))
+
+
+def _domino_obb_labels(job: tuple[str, int, str]) -> int:
+    """Write one scene's YOLO-OBB label file (re-rendering it from its seed); checks that the
+    re-rendered scene has the stored labels."""
+    import json
+
+    from datasets.dominoes_synth import render_scene_detailed
+    from vision.training.train_tiles import obb_line
+
+    meta_path, look, label_path = job
+    if Path(label_path).exists():
+        return 0
+    meta = json.loads(Path(meta_path).read_text())
+    scene = render_scene_detailed(meta["seed"], look=look)
+    stored = [(label, [round(v, 3) for v in box]) for label, box in meta["pieces"]]
+    rendered = [(label, [round(v, 3) for v in box]) for label, box in scene.labels()]
+    if stored != rendered:
+        raise RuntimeError(f"{meta_path}: re-rendering seed {meta['seed']} gives other dominoes")
+    w, h = meta["size"]
+    lines = []
+    for domino in scene.dominoes:
+        first, second = domino.halves
+        quad = [first.quad[0], first.quad[1], second.quad[0], second.quad[1]]
+        if line := obb_line(quad, w, h):
+            lines.append(line)
+    Path(label_path).write_text("".join(x + "\n" for x in lines))
+    return len(lines)
+
+
+def build_domino_obb_dataset(work: Path, procs: int = 2, name: str = "det_obb") -> Path:
+    """Rounds 1-3's training scenes (and their validation scenes) with rotated-box labels."""
+    import multiprocessing
+
+    root = work / name
+    jobs = []
+    for folder, look in DOMINO_OBB_ROUNDS:
+        for split in ("train", "val"):
+            (root / "images" / split).mkdir(parents=True, exist_ok=True)
+            (root / "labels" / split).mkdir(parents=True, exist_ok=True)
+            for meta_path in sorted((work / folder / split).glob("*.json")):
+                stem = f"{folder}_{meta_path.stem}"
+                link = root / "images" / split / f"{stem}.jpg"
+                if not link.exists():
+                    link.symlink_to(meta_path.with_suffix(".jpg").resolve())
+                jobs.append((str(meta_path), look, str(root / "labels" / split / f"{stem}.txt")))
+    started = time.time()
+    with multiprocessing.get_context("spawn").Pool(procs) as pool:
+        boxes = sum(pool.imap_unordered(_domino_obb_labels, jobs, chunksize=8))
+    print(f"obb labels: {len(jobs)} scenes, {boxes} new boxes ({time.time() - started:.0f} s)")
+    data_yaml = root / "data.yaml"
+    data_yaml.write_text(
+        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: domino\n"
+    )
+    return data_yaml
+
+
+def train_detector_obb(
+    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
+) -> None:
+    if recipe.kind != "dominoes":
+        raise ValueError("rotated-box labels are made for dominoes only")
+    """Round 4 (dominoes): a rotated-box YOLO26-nano-OBB, its backbone and neck from round 3's
+    best detector, on rounds 1-3's scenes with rotated boxes; exported over round 3's. A turned
+    domino's axis-aligned box is up to twice its area and covers its neighbours in a chain."""
+    data_yaml = build_domino_obb_dataset(work, procs)
+    _run_detector(
+        recipe,
+        "detector_obb",
+        work,
+        "yolo26n-obb.yaml",
+        data_yaml,
+        out,
+        epochs,
+        seed,
+        imgsz,
+        pretrained=str(work / "runs" / "detector_r3" / "weights" / "best.pt"),
+        optimizer="AdamW",
+        lr0=0.001,
+        lrf=0.1,
+        warmup_epochs=1.0,
+        degrees=30.0,
+    )
+
+
 def _add_round1_scenes(work: Path, root: Path) -> None:
     """Link round 1's training images and labels into a later round's set."""
     _link_train_images(work / "det", root, "r1_")
@@ -373,6 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--r2-epochs", type=int, help="round-2 fine-tune (default: the recipe)")
     parser.add_argument("--r3-epochs", type=int, help="round-3 fine-tune (default: the recipe)")
     parser.add_argument("--r3-scenes", type=int, help="round-3 scenes (default: the recipe)")
+    parser.add_argument("--obb-epochs", type=int, help="round-4 rotated boxes (default: recipe)")
     parser.add_argument(
         "--reader-scenes", type=int, help="reader-only scenes per look (default: recipe)"
     )
@@ -388,6 +484,8 @@ def main(argv: list[str] | None = None) -> int:
         args.r2_epochs = recipe.r2_epochs
     if args.r3_epochs is None:
         args.r3_epochs = recipe.r3_epochs
+    if args.obb_epochs is None:
+        args.obb_epochs = recipe.obb_epochs
     if args.r2_scenes is None:
         args.r2_scenes = recipe.r2_scenes or 400
     if args.r3_scenes is None:
@@ -403,6 +501,7 @@ def main(argv: list[str] | None = None) -> int:
         args.r2_scenes, args.r2_epochs = 4, 1
         reader_looks = [(look, min(scenes, 3)) for look, scenes in reader_looks]
         args.r3_epochs = min(args.r3_epochs, 1)
+        args.obb_epochs = min(args.obb_epochs, 1)
         args.r3_scenes = min(args.r3_scenes, 4)
         imgsz = 160
     started = time.time()
@@ -432,11 +531,16 @@ def main(argv: list[str] | None = None) -> int:
             generate(work, scenes, args.val_scenes, seed, name=folder, renderer=look)
             generate(work, 0, args.test_scenes, seed + 2, name=test, renderer=look)
     if args.stage in ("all", "detector"):
-        train_detector(recipe, work, args.out, args.det_epochs, args.seed, imgsz)
+        # With a round 4, rounds 1-3 are steps towards it and are exported aside.
+        rotated = bool(args.obb_epochs and args.r2_epochs and args.r3_epochs)
+        det_out = work / "intermediate" if rotated else args.out
+        train_detector(recipe, work, det_out, args.det_epochs, args.seed, imgsz)
         if args.r2_epochs:
-            finetune_detector_r2(recipe, work, args.out, args.r2_epochs, args.seed, imgsz)
+            finetune_detector_r2(recipe, work, det_out, args.r2_epochs, args.seed, imgsz)
             if args.r3_epochs:
-                finetune_detector_r3(recipe, work, args.out, args.r3_epochs, args.seed, imgsz)
+                finetune_detector_r3(recipe, work, det_out, args.r3_epochs, args.seed, imgsz)
+        if rotated:
+            train_detector_obb(recipe, work, args.out, args.obb_epochs, args.seed, imgsz)
     if args.stage in ("all", "reader"):
         from vision.training.classifier import export_classifier, train_classifier
         from vision.training.readers import READER_SPECS
