@@ -32,6 +32,7 @@ from vision.training.train_tiles import (
     _train_and_export,
     build_detector_dataset,
     generate,
+    rotated_round,
     synth_items,
 )
 
@@ -373,12 +374,7 @@ def train_detector_obb(
         epochs,
         seed,
         imgsz,
-        pretrained=str(work / "runs" / "detector_r3" / "weights" / "best.pt"),
-        optimizer="AdamW",
-        lr0=0.001,
-        lrf=0.1,
-        warmup_epochs=1.0,
-        degrees=30.0,
+        **rotated_round(work),
     )
 
 

@@ -377,13 +377,22 @@ def train_obb_detector(
         batch,
         seed,
         export_imgsz,
-        pretrained=str(work / "runs" / "detector_r3" / "weights" / "best.pt"),
-        optimizer="AdamW",
-        lr0=0.001,
-        lrf=0.1,
-        warmup_epochs=1.0,
-        degrees=30.0,
+        **rotated_round(work),
     )
+
+
+def rotated_round(work: Path) -> dict[str, object]:
+    """The training arguments of a rotated-box round (tiles and dominoes): the backbone and
+    neck from round 3's best detector in ``work``, AdamW at 0.001 decaying to a tenth, one
+    epoch of warm-up, turns of up to 30 degrees (exact for rotated boxes)."""
+    return {
+        "pretrained": str(work / "runs" / "detector_r3" / "weights" / "best.pt"),
+        "optimizer": "AdamW",
+        "lr0": 0.001,
+        "lrf": 0.1,
+        "warmup_epochs": 1.0,
+        "degrees": 30.0,
+    }
 
 
 # ------------------------------------------------------------------------------- classifier
