@@ -34,6 +34,7 @@ from vision.training.train_tiles import (
     generate,
     rotated_round,
     synth_items,
+    write_data_yaml,
 )
 
 SEED = 20261130
@@ -111,11 +112,11 @@ class KindRecipe:
     r2_renderer: str | None = None  # round 2's new scenes (None: round 1's scenes again)
     r2_scenes: int | None = None  # how many (None: the --r2-scenes default)
     r3_epochs: int = 0  # round 3: a fine-tune of round 2's best (0: none)
+    r3_renderer: str | None = None  # round 3's new scenes (None: round 2's scenes again)
+    r3_scenes: int = 0
     # Round 4 (dominoes only): a rotated-box detector from round 3's best, on rounds 1-3's
     # scenes re-rendered for their corners (0: none; rounds 1-3 then are not shipped).
     obb_epochs: int = 0
-    r3_renderer: str | None = None  # round 3's new scenes (None: round 2's scenes again)
-    r3_scenes: int = 0
     # Extra scenes for the reader only, one (renderer, scenes) per look: folders
     # ``reader_folder(i)``, seeds + 11 + 6 i, held-back tests seeds + 13 + 6 i.
     reader_looks: tuple[tuple[str, int], ...] = ()
@@ -133,10 +134,10 @@ RECIPES = {
         r2_renderer="vision.training.train_pieces:render_dominoes_r2",
         # Round 3: 600 scenes from low down and on dark surfaces with rounds 1 and 2's 800.
         r3_epochs=6,
-        # Round 4: rotated boxes, 8 epochs on rounds 1-3's 1,400 scenes.
-        obb_epochs=8,
         r3_renderer="vision.training.train_pieces:render_dominoes_r3",
         r3_scenes=600,
+        # Round 4: rotated boxes, 8 epochs on rounds 1-3's 1,400 scenes.
+        obb_epochs=8,
     ),
     "cards": KindRecipe(
         "cards",
@@ -348,21 +349,17 @@ def build_domino_obb_dataset(work: Path, procs: int = 2, name: str = "det_obb") 
     with multiprocessing.get_context("spawn").Pool(procs) as pool:
         boxes = sum(pool.imap_unordered(_domino_obb_labels, jobs, chunksize=8))
     print(f"obb labels: {len(jobs)} scenes, {boxes} new boxes ({time.time() - started:.0f} s)")
-    data_yaml = root / "data.yaml"
-    data_yaml.write_text(
-        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: domino\n"
-    )
-    return data_yaml
+    return write_data_yaml(root, "domino")
 
 
 def train_detector_obb(
     recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
 ) -> None:
-    if recipe.kind != "dominoes":
-        raise ValueError("rotated-box labels are made for dominoes only")
     """Round 4 (dominoes): a rotated-box YOLO26-nano-OBB, its backbone and neck from round 3's
     best detector, on rounds 1-3's scenes with rotated boxes; exported over round 3's. A turned
     domino's axis-aligned box is up to twice its area and covers its neighbours in a chain."""
+    if recipe.kind != "dominoes":
+        raise ValueError("rotated-box labels are made for dominoes only")
     data_yaml = build_domino_obb_dataset(work, procs)
     _run_detector(
         recipe,

@@ -154,6 +154,11 @@ def build_detector_dataset(
         for k in range(real_copies):
             stem = f"r_{image.stem}_{k}"
             _write_yolo(root / "images" / "train", root / "labels" / "train", stem, image, pieces)
+    return write_data_yaml(root, class_name)
+
+
+def write_data_yaml(root: Path, class_name: str) -> Path:
+    """The ultralytics data file of a one-class set under ``root`` (images/ and labels/)."""
     data_yaml = root / "data.yaml"
     data_yaml.write_text(
         f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: {class_name}\n"
@@ -344,11 +349,7 @@ def build_obb_dataset(work: Path, real: list, real_copies: int, name: str = "det
         quads = [real_quad(bgr, box) for _label, box in pieces]
         for k in range(real_copies):
             write("train", f"r_{image.stem}_{k}", image, quads)
-    data_yaml = root / "data.yaml"
-    data_yaml.write_text(
-        f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: tile\n"
-    )
-    return data_yaml
+    return write_data_yaml(root, "tile")
 
 
 def train_obb_detector(
