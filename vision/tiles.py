@@ -97,6 +97,7 @@ class TileRecogniser:
             ]
             pieces.append(
                 {
+                    "_rotated": _scaled(det.rotated, loaded.scale),
                     "label": label,
                     "bbox": box,
                     "confidence": round(float(p * det.score**0.25), 4),
@@ -109,13 +110,22 @@ class TileRecogniser:
             )
         pieces = [p for p in pieces if p["confidence"] >= self.report_confidence]
         pieces = drop_repeats(pieces)  # one tile found on two boxes is one tile
-        melds = group_rows([p["bbox"] for p in pieces])
+        rotated = [p.pop("_rotated") for p in pieces]  # for grouping only, not reported
+        melds = group_rows([p["bbox"] for p in pieces], rotated)
         return {
             "kind": self.kind,
             "pieces": pieces,
             "melds": melds,
             "ms": round((time.perf_counter() - started) * 1000, 1),
         }
+
+
+def _scaled(rotated, scale: float):
+    """A rotated box in the pixels of the image as given (the photo may be decoded smaller)."""
+    if rotated is None:
+        return None
+    (cx, cy), (w, h), angle = rotated
+    return (cx * scale, cy * scale), (w * scale, h * scale), angle
 
 
 def drop_nested(detections: list, inside: float = 0.85, smaller: float = 0.5) -> list:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from vision.melds import group_rows
 
 
@@ -65,3 +67,46 @@ def test_a_box_inside_a_much_larger_box_is_dropped_but_neighbours_stay():
     neighbour = Detection((98, 0, 198, 135), 0.9, 0)
     on_top = Detection((60, 60, 160, 195), 0.8, 0)  # overlapping, same size: a real tile
     assert drop_nested([tile, digit, neighbour, on_top]) == [tile, neighbour, on_top]
+
+
+def turned_row(x0: float, y0: float, n: int, angle: float, w=60.0, h=80.0, gap=3.0, shift=0.0):
+    """Rotated boxes of ``n`` upright tiles side by side in a row turned ``angle`` degrees
+    (image y down), the row moved ``shift`` across itself; and their axis-aligned extents."""
+    import math
+
+    import cv2
+
+    a = math.radians(angle)
+    along, across = (math.cos(a), math.sin(a)), (-math.sin(a), math.cos(a))
+    rotated, boxes = [], []
+    for i in range(n):
+        cx = x0 + i * (w + gap) * along[0] + shift * across[0]
+        cy = y0 + i * (w + gap) * along[1] + shift * across[1]
+        rotated.append(((cx, cy), (w, h), angle))
+        corners = cv2.boxPoints(rotated[-1])
+        boxes.append([*corners.min(0), *corners.max(0)])
+    return boxes, rotated
+
+
+@pytest.mark.parametrize("angle", [-45, -40, 35, 45])
+def test_a_diagonal_row_is_one_group_with_its_rotated_boxes(angle):
+    boxes, rotated = turned_row(200, 300, 5, angle, gap=12)  # near-touching
+    assert group_rows(boxes, rotated) == [[0, 1, 2, 3, 4]]
+
+
+def test_axis_aligned_extents_alone_break_up_a_row_at_45_degrees():
+    boxes, _rotated = turned_row(200, 300, 5, 45, gap=12)
+    assert len(group_rows(boxes)) == 5  # why the rotated boxes are used when known
+
+
+def test_two_parallel_turned_rows_touching_stay_two_melds():
+    first, first_rotated = turned_row(200, 300, 4, 35)
+    second, second_rotated = turned_row(200, 300, 4, 35, shift=82)  # the next row, touching
+    groups = group_rows(first + second, first_rotated + second_rotated)
+    assert groups == [[4, 5, 6, 7], [0, 1, 2, 3]] or groups == [[0, 1, 2, 3], [4, 5, 6, 7]]
+
+
+def test_rotated_pieces_across_each_other_are_not_one_row():
+    upright = ((100.0, 100.0), (60.0, 80.0), 10.0)
+    sideways = ((163.0, 100.0), (60.0, 80.0), 100.0)  # a quarter turn from its neighbour
+    assert group_rows([[70, 60, 130, 140], [123, 70, 203, 130]], [upright, sideways]) == [[0], [1]]

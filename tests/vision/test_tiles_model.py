@@ -120,7 +120,7 @@ def diagonal_row(labels: list[str], angle: float, tile_w: int = 100, seed: int =
 @pytest.mark.parametrize("angle", [35, 45, -40])
 def test_a_diagonal_row_is_found_tile_by_tile_with_rotated_boxes(tiles, angle):
     """Each tile of a diagonal row gets its own rotated box, with the tile's width and the
-    row's angle (modulo a quarter turn), and is read."""
+    row's angle (modulo a quarter turn), is read, and the row is one meld."""
     row = ["red-3", "red-4", "red-5", "red-6", "red-7"]
     image = diagonal_row(row, angle)
     detections = tiles.detector.detect(image, conf=0.4)
@@ -130,5 +130,7 @@ def test_a_diagonal_row_is_found_tile_by_tile_with_rotated_boxes(tiles, angle):
         _centre, (w, h), turned = det.rotated
         assert min(w, h) == pytest.approx(100, rel=0.2)
         assert abs((turned + angle + 45) % 90 - 45) < 15  # the row's angle, modulo a quarter
-    read = [p["label"] for p in tiles.recognise(image, channels="bgr")["pieces"]]
-    assert Counter(read) == Counter(row)
+    result = tiles.recognise(image, channels="bgr")
+    assert Counter(p["label"] for p in result["pieces"]) == Counter(row)
+    # One meld, in reading order along the row (grouped with the rotated boxes).
+    assert [[result["pieces"][i]["label"] for i in meld] for meld in result["melds"]] == [row]
