@@ -49,8 +49,12 @@ class ReaderSpec:
         return f"{self.name}_{stem}" if self.name else stem
 
 
+# The number tiles' recipe "r4" (session 5): "r2"'s training on the round-4 scenes' crops too.
 TILE_SPEC = ReaderSpec(
-    "", (("value", len(CLASSIFIER_VALUES)), ("colour", len(TILE_COLOURS))), split_tile_label
+    "",
+    (("value", len(CLASSIFIER_VALUES)), ("colour", len(TILE_COLOURS))),
+    split_tile_label,
+    recipe="r4",
 )
 
 
@@ -258,7 +262,7 @@ def train_classifier(
     torch.set_num_threads(2)
     rng = np.random.default_rng(seed)
     stem = "crops_smoke.npz" if smoke else "crops.npz"
-    cache = work / "classifier" / (spec.file(f"{spec.recipe}_{stem}") if spec.name else stem)
+    cache = work / "classifier" / spec.file(f"{spec.recipe}_{stem}")  # crops differ by recipe
     cache.parent.mkdir(parents=True, exist_ok=True)
     started = time.time()
     if cache.exists():

@@ -14,8 +14,8 @@ from its last checkpoint, the classifier from its last epoch):
    from their boxes), exported as ``tile_detector.onnx`` (rounds 1 and 3 are exported to
    ``datasets/generated/tiles/intermediate`` then; with ``--obb-epochs 0`` round 3 ships);
 3. ``classifier``: two small CNNs (value 1-17 / joker / none, and colour) on crops cut from
-   full-resolution synthetic scenes and trainable real photos, exported together (outputs
-   averaged) to ONNX as ``tile_classifier.onnx``.
+   full-resolution synthetic scenes (the base set and the round-4 scenes) and trainable real
+   photos, exported together (outputs averaged) to ONNX as ``tile_classifier.onnx``.
 
 Stages can be run alone with ``--stage``. ``--smoke`` runs a tiny version of everything (tests).
 Imports ultralytics and torch: never imported at inference time.
@@ -399,6 +399,15 @@ def rotated_round(work: Path) -> dict[str, object]:
 # ------------------------------------------------------------------------------- classifier
 
 
+def classifier_items(work: Path, split: str) -> list:
+    """The classifier's scenes: the base set and, where made, the round-4 scenes (recipe
+    "r4": diagonal rows and crowded piles of the current generator)."""
+    items = synth_items(work, split)
+    if (work / OBB_SYNTH / split).is_dir():
+        items += synth_items(work, split, OBB_SYNTH)
+    return items
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("models"))
@@ -489,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.work,
                 args.cls_epochs,
                 args.seed,
-                synth_items,
+                classifier_items,
                 real_items,
                 smoke=args.smoke,
                 member=member,
