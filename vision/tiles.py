@@ -30,7 +30,7 @@ from vision.detector import OnnxDetector, open_session
 from vision.imageio import load_image
 from vision.labels import CLASSIFIER_VALUES, JOKER_INDEX, NONE_INDEX, TILE_COLOURS, tile_label
 from vision.melds import group_rows
-from vision.twostage import drop_repeats
+from vision.twostage import drop_repeats, moved_rotated
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = "tile_detector.onnx"
@@ -97,7 +97,7 @@ class TileRecogniser:
             ]
             pieces.append(
                 {
-                    "_rotated": _scaled(det.rotated, loaded.scale),
+                    "_rotated": moved_rotated(det.rotated, 0.0, 0.0, 1 / loaded.scale),
                     "label": label,
                     "bbox": box,
                     "confidence": round(float(p * det.score**0.25), 4),
@@ -118,14 +118,6 @@ class TileRecogniser:
             "melds": melds,
             "ms": round((time.perf_counter() - started) * 1000, 1),
         }
-
-
-def _scaled(rotated, scale: float):
-    """A rotated box in the pixels of the image as given (the photo may be decoded smaller)."""
-    if rotated is None:
-        return None
-    (cx, cy), (w, h), angle = rotated
-    return (cx * scale, cy * scale), (w * scale, h * scale), angle
 
 
 def drop_nested(detections: list, inside: float = 0.85, smaller: float = 0.5) -> list:

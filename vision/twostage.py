@@ -95,7 +95,7 @@ class DetectAndRead:
                 float(np.clip(y2 - top, 0, h)),
             )
             if box[2] - box[0] >= 2 and box[3] - box[1] >= 2:
-                found.append(Detection(box, d.score, d.cls, _moved(d.rotated, -left, -top)))
+                found.append(Detection(box, d.score, d.cls, moved_rotated(d.rotated, -left, -top)))
         return found
 
     def _tiled(self, bgr: np.ndarray, conf: float, iou: float, tile_side: int):
@@ -130,7 +130,7 @@ class DetectAndRead:
                             (x2 + x) / scale,
                             (y2 + y) / scale,
                         )
-                        rotated = _moved(d.rotated, x, y, scale)
+                        rotated = moved_rotated(d.rotated, x, y, scale)
                         found.append(Detection(box, d.score, d.cls, rotated))
         return found
 
@@ -243,7 +243,7 @@ def _tile_starts(length: int, tile: int) -> list[int]:
     return [*starts, length - tile]
 
 
-def _moved(rotated, dx: float, dy: float, scale: float = 1.0):
+def moved_rotated(rotated, dx: float, dy: float, scale: float = 1.0):
     """A rotated box shifted by (dx, dy), then scaled by 1 / ``scale`` (None stays None)."""
     if rotated is None:
         return None

@@ -88,6 +88,7 @@ def test_passes_merge_by_rotated_overlap_when_every_box_is_rotated():
 
 def test_a_rotated_box_follows_its_pass_back_to_the_photo():
     rotated = ((50.0, 40.0), (20.0, 10.0), 30.0)
-    assert twostage._moved(rotated, -10, -5) == ((40.0, 35.0), (20.0, 10.0), 30.0)
-    assert twostage._moved(rotated, 10, 20, scale=0.5) == ((120.0, 120.0), (40.0, 20.0), 30.0)
-    assert twostage._moved(None, 1, 1) is None
+    assert twostage.moved_rotated(rotated, -10, -5) == ((40.0, 35.0), (20.0, 10.0), 30.0)
+    moved = twostage.moved_rotated(rotated, 10, 20, scale=0.5)
+    assert moved == ((120.0, 120.0), (40.0, 20.0), 30.0)
+    assert twostage.moved_rotated(None, 1, 1) is None
