@@ -69,6 +69,21 @@ def test_a_box_inside_a_much_larger_box_is_dropped_but_neighbours_stay():
     assert drop_nested([tile, digit, neighbour, on_top]) == [tile, neighbour, on_top]
 
 
+def test_a_box_far_smaller_than_the_photos_tiles_is_dropped_unless_at_the_edge():
+    from vision.detector import Detection
+    from vision.tiles import drop_undersized
+
+    row = [Detection((100 + 102 * i, 100, 200 + 102 * i, 235), 0.9, 0) for i in range(4)]
+    far = Detection((600, 400, 660, 480), 0.8, 0)  # 0.59 of the others: perspective, kept
+    turned = Detection((700, 100, 835, 235), 0.9, 0, ((767.5, 167.5), (100.0, 135.0), 45.0))
+    knot = Detection((893, 130, 951, 188), 0.5, 0)  # 0.43 of the others: not a tile
+    cut_off = Detection((0, 300, 50, 360), 0.7, 0)  # at the photo's edge: part of a tile
+    boxes = [*row, far, turned, knot, cut_off]
+    assert drop_undersized(boxes, (750, 1000)) == [*row, far, turned, cut_off]
+    # Too few boxes to know the photo's tile size: nothing is dropped.
+    assert drop_undersized([row[0], knot], (750, 1000)) == [row[0], knot]
+
+
 def turned_row(x0: float, y0: float, n: int, angle: float, w=60.0, h=80.0, gap=3.0, shift=0.0):
     """Rotated boxes of ``n`` upright tiles side by side in a row turned ``angle`` degrees
     (image y down), the row moved ``shift`` across itself; and their axis-aligned extents."""
