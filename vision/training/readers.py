@@ -40,12 +40,14 @@ def card_targets(label: str) -> tuple[int, int]:
 # fonts (``train_pieces.render_cards_fonts``), hard negatives mined with the final detector.
 # Recipe 4 ("c4") adds 600 scenes where half the decks print a flat-topped 3
 # (``train_pieces.render_cards_glyphs``).
+# Dominoes' recipe 3 ("d3") also reads round 3's scenes (photos from low down, dark leather),
+# which ``d2`` never saw, and mines its hard negatives with the rotated-box detector it serves.
 READER_SPECS = {
     "dominoes": ReaderSpec(
         "dominoes",
         (("low", DOMINO_NONE + 1), ("high", MAX_PIP + 1)),
         domino_targets,
-        recipe="d2",
+        recipe="d3",
         crop_size=DOMINO_CROP,
         hue_shift=True,
     ),

@@ -398,12 +398,12 @@ HARD_NEGATIVES_PER_SCENE = 6
 
 
 def reader_items(work: Path, split: str, detector: Path) -> list:
-    """The reader's training scenes (round 1 and, where made, round 2 and the reader's own),
+    """The reader's training scenes (round 1 and, where made, rounds 2 and 3 and the reader's own),
     each with its labelled pieces plus up to ``HARD_NEGATIVES_PER_SCENE`` hard negatives
     ("none"): boxes ``detector`` finds at a low threshold that overlap no labelled piece
     (IoU < 0.3)."""
     items = synth_items(work, split)
-    for extra in (R2_SYNTH, *(p.name for p in sorted(work.glob(READER_SYNTH + "*")))):
+    for extra in (R2_SYNTH, R3_SYNTH, *(p.name for p in sorted(work.glob(READER_SYNTH + "*")))):
         if (work / extra / split).is_dir():
             items += synth_items(work, split, extra)
     if not detector.is_file():
