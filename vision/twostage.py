@@ -52,6 +52,7 @@ class DetectAndRead:
         # is also read cut square to the box, and the surer reading kept (``read_boxes``); a
         # rotated box's own angle is not estimated and gets no second look.
         self.second_look_angle: float | None = None
+        self.estimate_look_angle: float | None = None
 
     def detect(
         self,
@@ -181,6 +182,22 @@ class DetectAndRead:
             if limit is not None and d.rotated is None and abs(a) > limit
         ]
         crops += [cut_crop(bgr, detections[i].box, self.crop_size, theta=0.0) for i in second_looks]
+        # A rotated box's angle can be off where the edges are clear (a lone domino at 45
+        # degrees boxed at 21): where the edge estimate disagrees by more than
+        # ``estimate_look_angle``, the crop at the estimated angle is read too.
+        limit = self.estimate_look_angle
+        estimates = {}
+        if limit is not None:
+            for i, (d, a) in enumerate(zip(detections, angles, strict=True)):
+                if d.rotated is None:
+                    continue
+                est = tile_angle(bgr, d.box)
+                if abs((est - a + 45) % 90 - 45) > limit:
+                    estimates[i] = est
+        crops += [
+            cut_crop(bgr, detections[i].box, self.crop_size, theta=e) for i, e in estimates.items()
+        ]
+        second_looks = second_looks + list(estimates)
         views = crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
         first, second = self.reader.run(None, {"crops": to_tensor(views)})
         n = len(crops)

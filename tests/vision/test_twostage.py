@@ -51,6 +51,7 @@ def test_a_box_far_from_its_estimated_angle_is_read_square_too(monkeypatch, angl
     stages = DetectAndRead.__new__(DetectAndRead)
     stages.crop_size = 32
     stages.second_look_angle = 15.0
+    stages.estimate_look_angle = None
     stages.reader = _Reader(estimated=2)
     monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: angle)
     boxes = [Detection((10.0, 10.0, 50.0, 30.0), 0.9, 0), Detection((60, 10, 100, 30), 0.8, 0)]
@@ -63,6 +64,31 @@ def test_a_box_far_from_its_estimated_angle_is_read_square_too(monkeypatch, angl
         int(r.first.argmax()) == 0
         for r in stages.read_boxes(np.zeros((64, 128, 3), np.uint8), boxes)
     )
+
+
+@pytest.mark.parametrize("estimate, extra_look", [(30.0, True), (-25.0, True), (12.0, False)])
+def test_a_rotated_box_far_from_its_edges_angle_is_read_at_the_estimate_too(
+    monkeypatch, estimate, extra_look
+):
+    """A rotated box's angle (here 0 and 90 degrees: one fold) more than
+    ``estimate_look_angle`` off the angle estimated from the edges is also read cut at the
+    estimate, and the surer reading kept; the square second look stays for unrotated boxes."""
+    stages = DetectAndRead.__new__(DetectAndRead)
+    stages.crop_size = 32
+    stages.second_look_angle = 15.0
+    stages.estimate_look_angle = 20.0
+    stages.reader = _Reader(estimated=2)
+    monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: estimate)
+    boxes = [
+        rotated_detection(30, 20, 40, 20, 0.0, 0.9),
+        rotated_detection(80, 20, 20, 40, 90.0, 0.8),
+    ]
+    readings = stages.read_boxes(np.full((64, 128, 3), 200, np.uint8), boxes)
+    assert [r.detection for r in readings] == boxes
+    assert all(int(r.first.argmax()) == (1 if extra_look else 0) for r in readings)
+    stages.estimate_look_angle = None  # off: only the rotated box's angle is read
+    readings = stages.read_boxes(np.full((64, 128, 3), 200, np.uint8), boxes)
+    assert all(int(r.first.argmax()) == 0 for r in readings)
 
 
 def rotated_detection(cx, cy, w, h, angle, score):
