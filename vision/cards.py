@@ -10,7 +10,8 @@ another detection's centre is left out (an index never lies inside another: such
 whole card or a patch of pips).
 Stage 2, ``card_reader.onnx``: a small CNN on a 64x64 crop cut square to each index, with two
 heads: rank (A-K, joker, or "none": not an index) and suit (C, D, H, S), read as is and turned
-half a turn (averaged).
+half a turn (averaged). Each index is also cut 10 degrees either way of its estimated angle (an
+index in a fan is small, and its angle estimate rough), and the surest of the readings is kept.
 
 A card whose two corner indices both show is found twice: readings with the same label lying
 within ``MERGE_SPAN`` index lengths of each other are one card (a card's two indices sit on
@@ -46,6 +47,11 @@ REPORT_CONFIDENCE = 0.3  # an index is used when read at least this surely
 # the box (``DetectAndRead.second_look_angle``): with the c3 reader, synthetic validation F1
 # 0.925 -> 0.932 (look 1) and 0.903 -> 0.910 (look 2), close-ups unchanged (0.984).
 SECOND_LOOK_ANGLE = 15.0
+# Every index is also read cut 10 degrees either way of its estimated angle, the surest reading
+# kept (``DetectAndRead.turned_looks``): synthetic validation F1 look 1 / 2 / 3 0.929 / 0.908 /
+# 0.894 -> 0.934 / 0.916 / 0.904, close-ups 0.981 both; 6, 15, 20, 30 degrees and 10 + 20 did
+# less (models/README.md).
+TURNED_LOOKS = (10.0, -10.0)
 MERGE_SPAN = 12.0  # in index lengths (the index box's long side)
 MAX_CORNERS = 4  # indices of one card: two, or four in a four-index deck
 
@@ -112,6 +118,7 @@ class CardRecogniser:
     def __init__(self, models_dir: Path = MODELS_DIR):
         self.stages = DetectAndRead(models_dir, DETECTOR_FILE, READER_FILE, self.kind)
         self.stages.second_look_angle = SECOND_LOOK_ANGLE
+        self.stages.turned_looks = TURNED_LOOKS
         self.conf = DETECT_CONF
         self.zoom_out: float | None = ZOOM_OUT
         self.tile_side: int | None = TILE_SIDE

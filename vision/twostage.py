@@ -53,6 +53,8 @@ class DetectAndRead:
         # rotated box's own angle is not estimated and gets no second look.
         self.second_look_angle: float | None = None
         self.estimate_look_angle: float | None = None
+        # Degrees: every box is also read cut turned by each of these, the surest reading kept.
+        self.turned_looks: tuple[float, ...] = ()
 
     def detect(
         self,
@@ -198,6 +200,14 @@ class DetectAndRead:
             cut_crop(bgr, detections[i].box, self.crop_size, theta=e) for i, e in estimates.items()
         ]
         second_looks = second_looks + list(estimates)
+        # Every box is also read cut at its angle turned by each of ``turned_looks`` degrees:
+        # a small piece's angle (a card's corner index in a fan) is estimated roughly.
+        for turn in self.turned_looks:
+            crops += [
+                cut_crop(bgr, d.box, self.crop_size, theta=a + turn)
+                for d, a in zip(detections, angles, strict=True)
+            ]
+            second_looks = second_looks + list(range(len(detections)))
         views = crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
         first, second = self.reader.run(None, {"crops": to_tensor(views)})
         n = len(crops)

@@ -52,6 +52,7 @@ def test_a_box_far_from_its_estimated_angle_is_read_square_too(monkeypatch, angl
     stages.crop_size = 32
     stages.second_look_angle = 15.0
     stages.estimate_look_angle = None
+    stages.turned_looks = ()
     stages.reader = _Reader(estimated=2)
     monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: angle)
     boxes = [Detection((10.0, 10.0, 50.0, 30.0), 0.9, 0), Detection((60, 10, 100, 30), 0.8, 0)]
@@ -77,6 +78,7 @@ def test_a_rotated_box_far_from_its_edges_angle_is_read_at_the_estimate_too(
     stages.crop_size = 32
     stages.second_look_angle = 15.0
     stages.estimate_look_angle = 20.0
+    stages.turned_looks = ()
     stages.reader = _Reader(estimated=2)
     monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: estimate)
     boxes = [
@@ -87,6 +89,33 @@ def test_a_rotated_box_far_from_its_edges_angle_is_read_at_the_estimate_too(
     assert [r.detection for r in readings] == boxes
     assert all(int(r.first.argmax()) == (1 if extra_look else 0) for r in readings)
     stages.estimate_look_angle = None  # off: only the rotated box's angle is read
+    readings = stages.read_boxes(np.full((64, 128, 3), 200, np.uint8), boxes)
+    assert all(int(r.first.argmax()) == 0 for r in readings)
+
+
+def test_turned_looks_read_every_box_cut_turned_and_keep_the_surest(monkeypatch):
+    """With ``turned_looks`` each box is also cut at its angle turned by each of them (a card
+    index's rough angle estimate), and the surest reading is kept."""
+    stages = DetectAndRead.__new__(DetectAndRead)
+    stages.crop_size = 32
+    stages.second_look_angle = None
+    stages.estimate_look_angle = None
+    stages.turned_looks = (10.0, -10.0)
+    stages.reader = _Reader(estimated=2)
+    monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: 3.0)
+    thetas = []
+    cut = twostage.cut_crop
+
+    def recording_cut(image, box, size, theta=None):
+        thetas.append(theta)
+        return cut(image, box, size, theta=theta)
+
+    monkeypatch.setattr(twostage, "cut_crop", recording_cut)
+    boxes = [Detection((10.0, 10.0, 50.0, 30.0), 0.9, 0), Detection((60, 10, 100, 30), 0.8, 0)]
+    readings = stages.read_boxes(np.full((64, 128, 3), 200, np.uint8), boxes)
+    assert thetas == [3.0, 3.0, 13.0, 13.0, -7.0, -7.0]
+    assert all(int(r.first.argmax()) == 1 for r in readings)
+    stages.turned_looks = ()
     readings = stages.read_boxes(np.full((64, 128, 3), 200, np.uint8), boxes)
     assert all(int(r.first.argmax()) == 0 for r in readings)
 
