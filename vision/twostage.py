@@ -52,6 +52,8 @@ class DetectAndRead:
         # is also read cut square to the box, and the surer reading kept (``read_boxes``); a
         # rotated box's own angle is not estimated and gets no second look.
         self.second_look_angle: float | None = None
+        # Degrees (None: off): a rotated box whose angle is further than this from the angle
+        # estimated from its edges is also read cut at the estimate.
         self.estimate_look_angle: float | None = None
         # Degrees: every box is also read cut turned by each of these, the surest reading kept.
         self.turned_looks: tuple[float, ...] = ()
@@ -175,52 +177,45 @@ class DetectAndRead:
             cut_crop(bgr, d.box, self.crop_size, theta=a)
             for d, a in zip(detections, angles, strict=True)
         ]
+        # More looks at some boxes, as (box index, angle to cut at); the surest reading is kept.
+        looks: list[tuple[int, float]] = []
         # Where the angle estimate is far from the box's axes, the box may be right and the
         # estimate wrong (round pips outweigh a domino's sides): the box is also read square.
         limit = self.second_look_angle
-        second_looks = [
-            i
-            for i, (d, a) in enumerate(zip(detections, angles, strict=True))
-            if limit is not None and d.rotated is None and abs(a) > limit
-        ]
-        crops += [cut_crop(bgr, detections[i].box, self.crop_size, theta=0.0) for i in second_looks]
+        if limit is not None:
+            looks += [
+                (i, 0.0)
+                for i, (d, a) in enumerate(zip(detections, angles, strict=True))
+                if d.rotated is None and abs(a) > limit
+            ]
         # A rotated box's angle can be off where the edges are clear (a lone domino at 45
         # degrees boxed at 21): where the edge estimate disagrees by more than
         # ``estimate_look_angle``, the crop at the estimated angle is read too.
         limit = self.estimate_look_angle
-        estimates = {}
         if limit is not None:
             for i, (d, a) in enumerate(zip(detections, angles, strict=True)):
-                if d.rotated is None:
-                    continue
-                est = tile_angle(bgr, d.box)
-                if abs((est - a + 45) % 90 - 45) > limit:
-                    estimates[i] = est
-        crops += [
-            cut_crop(bgr, detections[i].box, self.crop_size, theta=e) for i, e in estimates.items()
-        ]
-        second_looks = second_looks + list(estimates)
+                if d.rotated is not None:
+                    estimate = tile_angle(bgr, d.box)
+                    if abs((estimate - a + 45) % 90 - 45) > limit:
+                        looks.append((i, estimate))
         # Every box is also read cut at its angle turned by each of ``turned_looks`` degrees:
         # a small piece's angle (a card's corner index in a fan) is estimated roughly.
         for turn in self.turned_looks:
-            crops += [
-                cut_crop(bgr, d.box, self.crop_size, theta=a + turn)
-                for d, a in zip(detections, angles, strict=True)
-            ]
-            second_looks = second_looks + list(range(len(detections)))
+            looks += [(i, a + turn) for i, a in enumerate(angles)]
+        crops += [cut_crop(bgr, detections[i].box, self.crop_size, theta=t) for i, t in looks]
         views = crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
         first, second = self.reader.run(None, {"crops": to_tensor(views)})
         n = len(crops)
         first = (first[:n] + first[n:]) / 2
         second = (second[:n] + second[n:]) / 2
-        m = len(detections)  # the square cuts follow the detections' own crops
+        m = len(detections)  # the extra looks follow the detections' own crops
         readings = [
             Reading(d, f, s) for d, f, s in zip(detections, first[:m], second[:m], strict=True)
         ]
-        for k, i in enumerate(second_looks):
-            square = Reading(detections[i], first[m + k], second[m + k])
-            if _sureness(square) > _sureness(readings[i]):
-                readings[i] = square
+        for k, (i, _angle) in enumerate(looks):
+            other = Reading(detections[i], first[m + k], second[m + k])
+            if _sureness(other) > _sureness(readings[i]):
+                readings[i] = other
         return readings
 
 
