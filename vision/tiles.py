@@ -68,8 +68,7 @@ class TileRecogniser:
         """(value probs N x 19, colour probs N x 4), averaged over the crop and its half turn."""
         if not crops:
             return np.zeros((0, len(CLASSIFIER_VALUES))), np.zeros((0, len(TILE_COLOURS)))
-        views = crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
-        values, colours = self.classifier.run(None, {"crops": to_tensor(views)})
+        values, colours = self.classifier.run(None, {"crops": to_tensor(crops, half_turns=True)})
         n = len(crops)
         return (values[:n] + values[n:]) / 2, (colours[:n] + colours[n:]) / 2
 

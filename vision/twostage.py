@@ -203,8 +203,7 @@ class DetectAndRead:
         for turn in self.turned_looks:
             looks += [(i, a + turn) for i, a in enumerate(angles)]
         crops += [cut_crop(bgr, detections[i].box, self.crop_size, theta=t) for i, t in looks]
-        views = crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
-        first, second = self.reader.run(None, {"crops": to_tensor(views)})
+        first, second = self.reader.run(None, {"crops": to_tensor(crops, half_turns=True)})
         n = len(crops)
         first = (first[:n] + first[n:]) / 2
         second = (second[:n] + second[n:]) / 2

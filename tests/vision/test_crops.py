@@ -58,3 +58,17 @@ def test_face_size_inverts_a_turned_rectangles_extent(angle):
         assert sorted((fw, fh)) == pytest.approx([w, h], abs=0.5)
     else:  # near 45 degrees the extent does not tell the sides apart: a square that fits
         assert fw == pytest.approx(fh) and fw <= max(x2 - x1, y2 - y1)
+
+
+def test_to_tensor_is_rgb_nchw_in_0_1_with_half_turns_after():
+    from vision.crops import to_tensor
+
+    rng = np.random.default_rng(7)
+    crops = [rng.integers(0, 256, (8, 8, 3), dtype=np.uint8) for _ in range(3)]
+    tensor = to_tensor(crops, half_turns=True)
+    assert tensor.shape == (6, 3, 8, 8) and tensor.dtype == np.float32
+    for i, crop in enumerate(crops):
+        rgb = crop[..., ::-1].transpose(2, 0, 1) / 255.0
+        np.testing.assert_allclose(tensor[i], rgb, atol=1e-6)
+        np.testing.assert_allclose(tensor[3 + i], rgb[:, ::-1, ::-1], atol=1e-6)
+    assert to_tensor(crops).shape == (3, 3, 8, 8)
