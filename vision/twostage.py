@@ -57,6 +57,8 @@ class DetectAndRead:
         self.estimate_look_angle: float | None = None
         # Degrees: every box is also read cut turned by each of these, the surest reading kept.
         self.turned_looks: tuple[float, ...] = ()
+        # ... only boxes whose reading is less sure than this, of a piece and of "none".
+        self.turned_looks_below: float = 1.0
 
     def detect(
         self,
@@ -198,19 +200,34 @@ class DetectAndRead:
                     estimate = tile_angle(bgr, d.box)
                     if abs((estimate - a + 45) % 90 - 45) > limit:
                         looks.append((i, estimate))
-        # Every box is also read cut at its angle turned by each of ``turned_looks`` degrees:
-        # a small piece's angle (a card's corner index in a fan) is estimated roughly.
-        for turn in self.turned_looks:
-            looks += [(i, a + turn) for i, a in enumerate(angles)]
-        crops += [cut_crop(bgr, detections[i].box, self.crop_size, theta=t) for i, t in looks]
+        readings = self._read_looks(bgr, detections, crops, looks)
+        # A box still read unsurely is also read cut at its angle turned by each of
+        # ``turned_looks`` degrees: a small piece's angle (a card's corner index in a fan) is
+        # estimated roughly. Sure readings (of a piece or of "none") are not read again.
+        unsure = [
+            i for i, r in enumerate(readings) if max(r.none, _sureness(r)) < self.turned_looks_below
+        ]
+        looks = [(i, angles[i] + turn) for turn in self.turned_looks for i in unsure]
+        if looks:
+            readings = self._read_looks(bgr, detections, [], looks, readings)
+        return readings
+
+    def _read_looks(self, bgr, detections, crops, looks, readings=None) -> list[Reading]:
+        """Read ``crops`` (one per detection, unless ``readings`` are given) and the extra
+        ``looks`` (box index, angle to cut at); each box keeps its surest reading."""
+        crops = crops + [
+            cut_crop(bgr, detections[i].box, self.crop_size, theta=t) for i, t in looks
+        ]
         first, second = self.reader.run(None, {"crops": to_tensor(crops, half_turns=True)})
         n = len(crops)
         first = (first[:n] + first[n:]) / 2
         second = (second[:n] + second[n:]) / 2
-        m = len(detections)  # the extra looks follow the detections' own crops
-        readings = [
-            Reading(d, f, s) for d, f, s in zip(detections, first[:m], second[:m], strict=True)
-        ]
+        m = 0 if readings else len(detections)  # the extra looks follow the own crops
+        if not readings:
+            readings = [
+                Reading(d, f, s) for d, f, s in zip(detections, first[:m], second[:m], strict=True)
+            ]
+        readings = list(readings)
         for k, (i, _angle) in enumerate(looks):
             other = Reading(detections[i], first[m + k], second[m + k])
             if _sureness(other) > _sureness(readings[i]):

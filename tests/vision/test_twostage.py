@@ -53,6 +53,7 @@ def test_a_box_far_from_its_estimated_angle_is_read_square_too(monkeypatch, angl
     stages.second_look_angle = 15.0
     stages.estimate_look_angle = None
     stages.turned_looks = ()
+    stages.turned_looks_below = 1.0
     stages.reader = _Reader(estimated=2)
     monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: angle)
     boxes = [Detection((10.0, 10.0, 50.0, 30.0), 0.9, 0), Detection((60, 10, 100, 30), 0.8, 0)]
@@ -79,6 +80,7 @@ def test_a_rotated_box_far_from_its_edges_angle_is_read_at_the_estimate_too(
     stages.second_look_angle = 15.0
     stages.estimate_look_angle = 20.0
     stages.turned_looks = ()
+    stages.turned_looks_below = 1.0
     stages.reader = _Reader(estimated=2)
     monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: estimate)
     boxes = [
@@ -101,6 +103,7 @@ def test_turned_looks_read_every_box_cut_turned_and_keep_the_surest(monkeypatch)
     stages.second_look_angle = None
     stages.estimate_look_angle = None
     stages.turned_looks = (10.0, -10.0)
+    stages.turned_looks_below = 1.0
     stages.reader = _Reader(estimated=2)
     monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: 3.0)
     thetas = []
