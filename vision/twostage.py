@@ -200,7 +200,12 @@ class DetectAndRead:
                     estimate = tile_angle(bgr, d.box)
                     if abs((estimate - a + 45) % 90 - 45) > limit:
                         looks.append((i, estimate))
-        readings = self._read_looks(bgr, detections, crops, looks)
+        m = len(detections)  # the extra looks' crops follow the detections' own
+        first, second = self._read_crops(crops + self._cut(bgr, detections, looks))
+        readings = [
+            Reading(d, f, s) for d, f, s in zip(detections, first[:m], second[:m], strict=True)
+        ]
+        readings = _surest(readings, looks, first[m:], second[m:])
         # A box still read unsurely is also read cut at its angle turned by each of
         # ``turned_looks`` degrees: a small piece's angle (a card's corner index in a fan) is
         # estimated roughly. Sure readings (of a piece or of "none") are not read again.
@@ -209,30 +214,30 @@ class DetectAndRead:
         ]
         looks = [(i, angles[i] + turn) for turn in self.turned_looks for i in unsure]
         if looks:
-            readings = self._read_looks(bgr, detections, [], looks, readings)
+            first, second = self._read_crops(self._cut(bgr, detections, looks))
+            readings = _surest(readings, looks, first, second)
         return readings
 
-    def _read_looks(self, bgr, detections, crops, looks, readings=None) -> list[Reading]:
-        """Read ``crops`` (one per detection, unless ``readings`` are given) and the extra
-        ``looks`` (box index, angle to cut at); each box keeps its surest reading."""
-        crops = crops + [
-            cut_crop(bgr, detections[i].box, self.crop_size, theta=t) for i, t in looks
-        ]
+    def _cut(self, bgr: np.ndarray, detections: list[Detection], looks) -> list[np.ndarray]:
+        """The crops of ``looks``: (box index, angle to cut at)."""
+        return [cut_crop(bgr, detections[i].box, self.crop_size, theta=t) for i, t in looks]
+
+    def _read_crops(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The reader's two heads for ``crops``, each averaged with its crop turned half a turn."""
         first, second = self.reader.run(None, {"crops": to_tensor(crops, half_turns=True)})
         n = len(crops)
-        first = (first[:n] + first[n:]) / 2
-        second = (second[:n] + second[n:]) / 2
-        m = 0 if readings else len(detections)  # the extra looks follow the own crops
-        if not readings:
-            readings = [
-                Reading(d, f, s) for d, f, s in zip(detections, first[:m], second[:m], strict=True)
-            ]
-        readings = list(readings)
-        for k, (i, _angle) in enumerate(looks):
-            other = Reading(detections[i], first[m + k], second[m + k])
-            if _sureness(other) > _sureness(readings[i]):
-                readings[i] = other
-        return readings
+        return (first[:n] + first[n:]) / 2, (second[:n] + second[n:]) / 2
+
+
+def _surest(readings: list[Reading], looks, first: np.ndarray, second: np.ndarray) -> list:
+    """``readings`` with each box's reading replaced by a surer one among its ``looks`` (box
+    index, angle), read as ``first`` and ``second``."""
+    readings = list(readings)
+    for k, (i, _angle) in enumerate(looks):
+        other = Reading(readings[i].detection, first[k], second[k])
+        if _sureness(other) > _sureness(readings[i]):
+            readings[i] = other
+    return readings
 
 
 def _sureness(reading: Reading) -> float:
