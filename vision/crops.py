@@ -141,3 +141,11 @@ def to_tensor(crops: list[np.ndarray], half_turns: bool = False) -> np.ndarray:
     if half_turns:
         batch = np.concatenate([batch, batch[:, :, ::-1, ::-1]])
     return batch
+
+
+def read_half_turns(session, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """A two-headed reader's outputs for ``crops`` (an onnxruntime session with input
+    "crops"), each averaged with the reading of its crop turned half a turn."""
+    first, second = session.run(None, {"crops": to_tensor(crops, half_turns=True)})
+    n = len(crops)
+    return (first[:n] + first[n:]) / 2, (second[:n] + second[n:]) / 2

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.crops import cut_crop, to_tensor
+from vision.crops import cut_crop, read_half_turns
 from vision.detector import OnnxDetector, open_session
 from vision.imageio import load_image
 from vision.labels import CLASSIFIER_VALUES, JOKER_INDEX, NONE_INDEX, TILE_COLOURS, tile_label
@@ -68,9 +68,7 @@ class TileRecogniser:
         """(value probs N x 19, colour probs N x 4), averaged over the crop and its half turn."""
         if not crops:
             return np.zeros((0, len(CLASSIFIER_VALUES))), np.zeros((0, len(TILE_COLOURS)))
-        values, colours = self.classifier.run(None, {"crops": to_tensor(crops, half_turns=True)})
-        n = len(crops)
-        return (values[:n] + values[n:]) / 2, (colours[:n] + colours[n:]) / 2
+        return read_half_turns(self.classifier, crops)
 
     def recognise(self, image, channels: str = "rgb") -> dict:
         """Read the tiles of one photo: a path, encoded bytes, or an HxWx3 uint8 array.

@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import cut_crop, tile_angle, to_tensor
+from vision.crops import cut_crop, read_half_turns, tile_angle
 from vision.detector import Detection, OnnxDetector, open_session
 from vision.errors import RecogniserUnavailable
 
@@ -175,10 +175,7 @@ class DetectAndRead:
             (d.rotated[2] + 45) % 90 - 45 if d.rotated is not None else tile_angle(bgr, d.box)
             for d in detections
         ]
-        crops = [
-            cut_crop(bgr, d.box, self.crop_size, theta=a)
-            for d, a in zip(detections, angles, strict=True)
-        ]
+        crops = self._cut(bgr, detections, list(enumerate(angles)))
         # More looks at some boxes, as (box index, angle to cut at); the surest reading is kept.
         looks: list[tuple[int, float]] = []
         # Where the angle estimate is far from the box's axes, the box may be right and the
@@ -201,7 +198,7 @@ class DetectAndRead:
                     if abs((estimate - a + 45) % 90 - 45) > limit:
                         looks.append((i, estimate))
         m = len(detections)  # the extra looks' crops follow the detections' own
-        first, second = self._read_crops(crops + self._cut(bgr, detections, looks))
+        first, second = read_half_turns(self.reader, crops + self._cut(bgr, detections, looks))
         readings = [
             Reading(d, f, s) for d, f, s in zip(detections, first[:m], second[:m], strict=True)
         ]
@@ -214,19 +211,13 @@ class DetectAndRead:
         ]
         looks = [(i, angles[i] + turn) for turn in self.turned_looks for i in unsure]
         if looks:
-            first, second = self._read_crops(self._cut(bgr, detections, looks))
+            first, second = read_half_turns(self.reader, self._cut(bgr, detections, looks))
             readings = _surest(readings, looks, first, second)
         return readings
 
     def _cut(self, bgr: np.ndarray, detections: list[Detection], looks) -> list[np.ndarray]:
         """The crops of ``looks``: (box index, angle to cut at)."""
         return [cut_crop(bgr, detections[i].box, self.crop_size, theta=t) for i, t in looks]
-
-    def _read_crops(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """The reader's two heads for ``crops``, each averaged with its crop turned half a turn."""
-        first, second = self.reader.run(None, {"crops": to_tensor(crops, half_turns=True)})
-        n = len(crops)
-        return (first[:n] + first[n:]) / 2, (second[:n] + second[n:]) / 2
 
 
 def _surest(readings: list[Reading], looks, first: np.ndarray, second: np.ndarray) -> list:
