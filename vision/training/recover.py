@@ -1,0 +1,138 @@
+"""A fine-tunable ultralytics checkpoint rebuilt from a shipped detector's ONNX file.
+
+Training checkpoints (``best.pt``) live in the git-ignored ``datasets/generated``, so a fresh
+checkout has only the shipped ``models/*.onnx``. The ONNX export keeps every weight under its
+PyTorch name, with each convolution's batch norm folded into it. Rebuilding the model from its
+yaml and putting the folded weights back (the convolution's weights as they are, the batch norm
+as the identity plus the folded bias: scale 1, mean 0, variance ``1 - eps``) gives a model that
+computes exactly what the ONNX file does and trains like any checkpoint. The end-to-end head
+(``one2one_*``, not exported) starts as a copy of the exported head, as ultralytics builds it.
+
+    python -m vision.training.recover models/domino_detector.onnx --out best.pt
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+
+def _onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {init.name: numpy_helper.to_array(init) for init in model.graph.initializer}
+    return weights, {prop.key: prop.value for prop in model.metadata_props}
+
+
+def rebuild(onnx_path: Path):
+    """The ultralytics model (in train mode, float32) whose weights are ``onnx_path``'s."""
+    import torch
+    from ultralytics.nn.modules import Conv
+    from ultralytics.nn.tasks import DetectionModel, OBBModel
+
+    weights, meta = _onnx_weights(onnx_path)
+    task = meta.get("task")
+    if task is None or "names" not in meta:
+        raise ValueError(f"{onnx_path}: not an ultralytics export (no task or class names)")
+    names = ast.literal_eval(meta["names"])
+    if task == "obb":
+        model = OBBModel("yolo26n-obb.yaml", nc=len(names), verbose=False)
+    elif task == "detect":
+        model = DetectionModel("yolo26n.yaml", nc=len(names), verbose=False)
+    else:
+        raise ValueError(f"{onnx_path}: task {task!r} is not a detector this can rebuild")
+    used: set[str] = set()
+    with torch.no_grad():
+        for name, module in model.named_modules():
+            if isinstance(module, Conv) and hasattr(module, "bn") and "one2one" not in name:
+                weight, bias = f"{name}.conv.weight", f"{name}.conv.bias"
+                module.conv.weight.copy_(torch.from_numpy(weights[weight].copy()))
+                module.bn.weight.fill_(1.0)
+                module.bn.bias.copy_(torch.from_numpy(weights[bias].copy()))
+                module.bn.running_mean.zero_()
+                module.bn.running_var.fill_(1.0 - module.bn.eps)
+                used.update((weight, bias))
+        state = model.state_dict()
+        for key, value in weights.items():
+            if key in used or key not in state:
+                continue
+            if tuple(state[key].shape) != value.shape:
+                raise ValueError(
+                    f"{onnx_path}: {key} is {value.shape}, the model's {state[key].shape}"
+                )
+            state[key].copy_(torch.from_numpy(value.copy()))
+            used.add(key)
+        head = model.model[-1]
+        for branch in ("cv2", "cv3", "cv4"):
+            copy = getattr(head, f"one2one_{branch}", None)
+            if copy is not None:
+                copy.load_state_dict(getattr(head, branch).state_dict())
+    unused = [key for key in weights if key not in used and key.startswith("model.")]
+    if unused:
+        raise ValueError(f"{onnx_path}: weights the rebuilt model has no place for: {unused[:5]}")
+    model.names = names
+    model.args = {"task": task, "imgsz": ast.literal_eval(meta["imgsz"])[0]}
+    return model
+
+
+def save_checkpoint(model, path: Path, source: Path) -> Path:
+    """Write ``model`` as an ultralytics checkpoint that ``YOLO(path)`` and training load."""
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(
+        {
+            "date": datetime.now().isoformat(),
+            "version": "rebuilt",
+            "model": model,
+            "ema": None,
+            "train_args": {"task": model.args["task"], "rebuilt_from": str(source)},
+            "epoch": -1,
+        },
+        path,
+    )
+    return path
+
+
+def raw_output(model, image: np.ndarray) -> np.ndarray:
+    """The exported head's raw output for a 1x3xHxW input, as the ONNX file gives it."""
+    import torch
+
+    head = model.model[-1]
+    model.eval()
+    head.end2end, head.export, head.format = False, True, "onnx"
+    try:
+        with torch.no_grad():
+            out = model(torch.from_numpy(image))
+    finally:
+        head.export = False
+    return (out[0] if isinstance(out, (list, tuple)) else out).numpy()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("onnx", type=Path)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    model = rebuild(args.onnx)
+    from vision.detector import open_session
+
+    session = open_session(args.onnx)
+    shape = session.get_inputs()[0].shape
+    image = np.random.default_rng(0).random((1, 3, shape[2], shape[3]), dtype=np.float32)
+    want = session.run(None, {session.get_inputs()[0].name: image})[0]
+    got = raw_output(model, image)
+    print(f"max |ONNX - rebuilt| = {float(np.abs(want - got).max()):.2e} on {want.shape}")
+    model.train()
+    print(f"wrote {save_checkpoint(model, args.out, args.onnx)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
