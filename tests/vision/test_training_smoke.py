@@ -72,6 +72,7 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
     if kind == "dominoes":
         assert any((work / "det_r3" / "images" / "train").glob("r2_*"))  # round 3 mixes rounds
         assert (work / "runs" / "detector_obb" / "done").exists()  # round 4, rotated boxes
+        assert (work / "runs" / "detector_obb_r5" / "done").exists()  # and round 5 from it
         from vision.detector import OnnxDetector
 
         assert OnnxDetector(out / "domino_detector.onnx").rotated

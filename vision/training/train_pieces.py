@@ -12,7 +12,9 @@ last checkpoints):
    first scenes, round 2 a fine-tune on round-2 scenes plus round 1's, a round 3 (cards: more
    epochs from round 2's best; dominoes: new scenes from low down), and for dominoes a round 4,
    a rotated-box (OBB) detector from round 3's weights on rounds 1-3's scenes re-rendered for
-   each domino's corners - the kind's ``KindRecipe``;
+   each domino's corners, and a round 5 from round 4 on more low-camera scenes - the kind's
+   ``KindRecipe``. ``--stage finetune`` runs the last round alone, from the round before's
+   ``best.pt`` or, on a fresh checkout, from the shipped detector (``recover``);
 3. ``reader``: small CNNs on crops cut square to each detected box (``vision/crops.py``), with
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
 
@@ -40,6 +42,7 @@ from vision.training.train_tiles import (
 SEED = 20261130
 R2_SYNTH = "synth_r2"
 R3_SYNTH = "synth_r3"
+R5_SYNTH = "synth_r5"
 READER_SYNTH = "synth_reader"  # scenes rendered for the reader only (its first reader look)
 
 
@@ -117,6 +120,12 @@ class KindRecipe:
     # Round 4 (dominoes only): a rotated-box detector from round 3's best, on rounds 1-3's
     # scenes re-rendered for their corners (0: none; rounds 1-3 then are not shipped).
     obb_epochs: int = 0
+    # Round 5 (dominoes only): round 4's rotated-box detector fine-tuned on these many new
+    # scenes of round 3's look (low camera, dark surfaces) with rounds 1-3's (0: none).
+    obb_r5_epochs: int = 0
+    obb_r5_scenes: int = 0
+    # Round 4 (cards only): round 3 fine-tuned on the reader looks' scenes with round 1's.
+    r4_epochs: int = 0
     # Extra scenes for the reader only, one (renderer, scenes) per look: folders
     # ``reader_folder(i)``, seeds + 11 + 6 i, held-back tests seeds + 13 + 6 i.
     reader_looks: tuple[tuple[str, int], ...] = ()
@@ -138,6 +147,9 @@ RECIPES = {
         r3_scenes=600,
         # Round 4: rotated boxes, 8 epochs on rounds 1-3's 1,400 scenes.
         obb_epochs=8,
+        # Round 5: 5 epochs from round 4 on 800 new round-3-look scenes with the 1,400.
+        obb_r5_epochs=5,
+        obb_r5_scenes=800,
     ),
     "cards": KindRecipe(
         "cards",
@@ -329,13 +341,15 @@ def _domino_obb_labels(job: tuple[str, int, str]) -> int:
     return len(lines)
 
 
-def build_domino_obb_dataset(work: Path, procs: int = 2, name: str = "det_obb") -> Path:
-    """Rounds 1-3's training scenes (and their validation scenes) with rotated-box labels."""
+def build_domino_obb_dataset(
+    work: Path, procs: int = 2, name: str = "det_obb", rounds=DOMINO_OBB_ROUNDS
+) -> Path:
+    """``rounds``' training scenes (and their validation scenes) with rotated-box labels."""
     import multiprocessing
 
     root = work / name
     jobs = []
-    for folder, look in DOMINO_OBB_ROUNDS:
+    for folder, look in rounds:
         for split in ("train", "val"):
             (root / "images" / split).mkdir(parents=True, exist_ok=True)
             (root / "labels" / split).mkdir(parents=True, exist_ok=True)
@@ -372,6 +386,80 @@ def train_detector_obb(
         seed,
         imgsz,
         **rotated_round(work),
+    )
+
+
+def _best_or_shipped(recipe: KindRecipe, work: Path, run: str, out: Path) -> Path:
+    """``run``'s best checkpoint, or where this checkout has none (checkpoints are not kept
+    between machines) one rebuilt from the shipped detector ``out / recipe.detector_onnx``."""
+    best = work / "runs" / run / "weights" / "best.pt"
+    if best.exists():
+        return best
+    from vision.training.recover import rebuild, save_checkpoint
+
+    rebuilt = work / "runs" / f"{run}_rebuilt" / "best.pt"
+    if not rebuilt.exists():
+        source = out / recipe.detector_onnx
+        print(f"{run}: no best.pt here, rebuilding it from {source}")
+        save_checkpoint(rebuild(source), rebuilt, source)
+    return rebuilt
+
+
+def finetune_card_detector_r4(
+    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
+) -> None:
+    """Round 4 (cards): round 3's best at half its learning rate on the reader looks' scenes
+    (decks in more fonts, jittered lettering, flat-topped 3s), which rounds 1-3 never saw,
+    with round 1's scenes. Exported over round 3's."""
+    start = _best_or_shipped(recipe, work, "detector_r3", out)
+    build_detector_dataset(work, [], 0, class_name=recipe.class_name)  # round 1's, to link
+    data_yaml = build_detector_dataset(
+        work, [], 0, synth=reader_folder(0), name="det_r4", class_name=recipe.class_name
+    )
+    _add_round1_scenes(work, data_yaml.parent)
+    for index in range(1, len(recipe.reader_looks)):
+        folder = reader_folder(index)
+        looks = build_detector_dataset(
+            work, [], 0, synth=folder, name=f"det_{folder}", class_name=recipe.class_name
+        )
+        _link_train_images(looks.parent, data_yaml.parent, f"{folder}_")
+    _run_detector(
+        recipe,
+        "detector_r4",
+        work,
+        str(start),
+        data_yaml,
+        out,
+        epochs,
+        seed,
+        imgsz,
+        optimizer="AdamW",
+        lr0=0.0005,
+        lrf=0.1,
+        warmup_epochs=0.5,
+    )
+
+
+def finetune_detector_obb_r5(
+    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
+) -> None:
+    """Round 5 (dominoes): round 4's best at half its learning rate on round 5's new scenes
+    (``synth_r5``, round 3's look) with rounds 1-3's. Round 4's ``best.pt`` is rebuilt from the
+    shipped ONNX file when this checkout has none (``recover``)."""
+    start = _best_or_shipped(recipe, work, "detector_obb", out)
+    rounds = (*DOMINO_OBB_ROUNDS, (R5_SYNTH, 3))
+    data_yaml = build_domino_obb_dataset(work, procs, name="det_obb_r5", rounds=rounds)
+    _run_detector(
+        recipe,
+        "detector_obb_r5",
+        work,
+        str(start),
+        data_yaml,
+        out,
+        epochs,
+        seed,
+        imgsz,
+        **{**rotated_round(work), "pretrained": True, "lr0": 0.0005, "warmup_epochs": 0.5},
     )
 
 
@@ -451,7 +539,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kind", choices=sorted(RECIPES), required=True)
     parser.add_argument("--out", type=Path, default=Path("models"))
     parser.add_argument("--work", type=Path, default=None)
-    parser.add_argument("--stage", choices=("all", "generate", "detector", "reader"), default="all")
+    parser.add_argument(
+        "--stage",
+        choices=("all", "generate", "detector", "finetune", "reader"),
+        default="all",
+        help="finetune: only the detector's last round (dominoes 5, cards 4), from the round "
+        "before's best.pt or the shipped detector",
+    )
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--scenes", type=int, default=400)
     parser.add_argument("--val-scenes", type=int, default=40)
@@ -462,6 +556,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--r3-epochs", type=int, help="round-3 fine-tune (default: the recipe)")
     parser.add_argument("--r3-scenes", type=int, help="round-3 scenes (default: the recipe)")
     parser.add_argument("--obb-epochs", type=int, help="round-4 rotated boxes (default: recipe)")
+    parser.add_argument("--r4-epochs", type=int, help="cards' round 4 (default: recipe)")
+    parser.add_argument("--r5-epochs", type=int, help="round-5 fine-tune (default: recipe)")
+    parser.add_argument("--r5-scenes", type=int, help="round-5 scenes (default: recipe)")
     parser.add_argument(
         "--reader-scenes", type=int, help="reader-only scenes per look (default: recipe)"
     )
@@ -479,6 +576,12 @@ def main(argv: list[str] | None = None) -> int:
         args.r3_epochs = recipe.r3_epochs
     if args.obb_epochs is None:
         args.obb_epochs = recipe.obb_epochs
+    if args.r4_epochs is None:
+        args.r4_epochs = recipe.r4_epochs
+    if args.r5_epochs is None:
+        args.r5_epochs = recipe.obb_r5_epochs
+    if args.r5_scenes is None:
+        args.r5_scenes = recipe.obb_r5_scenes
     if args.r2_scenes is None:
         args.r2_scenes = recipe.r2_scenes or 400
     if args.r3_scenes is None:
@@ -496,6 +599,8 @@ def main(argv: list[str] | None = None) -> int:
         args.r3_epochs = min(args.r3_epochs, 1)
         args.obb_epochs = min(args.obb_epochs, 1)
         args.r3_scenes = min(args.r3_scenes, 4)
+        args.r5_epochs, args.r5_scenes = min(args.r5_epochs, 1), min(args.r5_scenes, 4)
+        args.r4_epochs = min(args.r4_epochs, 1)
         imgsz = 160
     started = time.time()
     if args.stage in ("all", "generate"):
@@ -516,6 +621,15 @@ def main(argv: list[str] | None = None) -> int:
                 work, args.r3_scenes, args.val_scenes, args.seed + 4, name=R3_SYNTH, renderer=r3
             )
             generate(work, 0, args.test_scenes, args.seed + 15, name="test_r3", renderer=r3)
+            if args.r5_epochs and args.obb_epochs:
+                generate(
+                    work,
+                    args.r5_scenes,
+                    args.val_scenes,
+                    args.seed + 21,
+                    name=R5_SYNTH,
+                    renderer=r3,
+                )
         for index, (look, scenes) in enumerate(reader_looks):
             if not scenes:
                 continue
@@ -531,9 +645,24 @@ def main(argv: list[str] | None = None) -> int:
         if args.r2_epochs:
             finetune_detector_r2(recipe, work, det_out, args.r2_epochs, args.seed, imgsz)
             if args.r3_epochs:
-                finetune_detector_r3(recipe, work, det_out, args.r3_epochs, args.seed, imgsz)
+                # With a round 4 (cards), round 3 is a step towards it.
+                r3_out = work / "intermediate" if args.r4_epochs else det_out
+                finetune_detector_r3(recipe, work, r3_out, args.r3_epochs, args.seed, imgsz)
+                if args.r4_epochs:
+                    finetune_card_detector_r4(
+                        recipe, work, det_out, args.r4_epochs, args.seed, imgsz
+                    )
         if rotated:
-            train_detector_obb(recipe, work, args.out, args.obb_epochs, args.seed, imgsz)
+            # With a round 5, round 4 is a step towards it too.
+            r4_out = work / "intermediate" if args.r5_epochs else args.out
+            train_detector_obb(recipe, work, r4_out, args.obb_epochs, args.seed, imgsz)
+            if args.r5_epochs:
+                finetune_detector_obb_r5(recipe, work, args.out, args.r5_epochs, args.seed, imgsz)
+    if args.stage == "finetune":
+        if recipe.kind == "cards":
+            finetune_card_detector_r4(recipe, work, args.out, args.r4_epochs, args.seed, imgsz)
+        else:
+            finetune_detector_obb_r5(recipe, work, args.out, args.r5_epochs, args.seed, imgsz)
     if args.stage in ("all", "reader"):
         from vision.training.classifier import export_classifier, train_classifier
         from vision.training.readers import READER_SPECS
