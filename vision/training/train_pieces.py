@@ -124,8 +124,6 @@ class KindRecipe:
     # scenes of round 3's look (low camera, dark surfaces) with rounds 1-3's (0: none).
     obb_r5_epochs: int = 0
     obb_r5_scenes: int = 0
-    # Round 4 (cards only): round 3 fine-tuned on the reader looks' scenes with round 1's.
-    r4_epochs: int = 0
     # Extra scenes for the reader only, one (renderer, scenes) per look: folders
     # ``reader_folder(i)``, seeds + 11 + 6 i, held-back tests seeds + 13 + 6 i.
     reader_looks: tuple[tuple[str, int], ...] = ()
@@ -405,41 +403,6 @@ def _best_or_shipped(recipe: KindRecipe, work: Path, run: str, out: Path) -> Pat
     return rebuilt
 
 
-def finetune_card_detector_r4(
-    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
-) -> None:
-    """Round 4 (cards): round 3's best at half its learning rate on the reader looks' scenes
-    (decks in more fonts, jittered lettering, flat-topped 3s), which rounds 1-3 never saw,
-    with round 1's scenes. Exported over round 3's."""
-    start = _best_or_shipped(recipe, work, "detector_r3", out)
-    build_detector_dataset(work, [], 0, class_name=recipe.class_name)  # round 1's, to link
-    data_yaml = build_detector_dataset(
-        work, [], 0, synth=reader_folder(0), name="det_r4", class_name=recipe.class_name
-    )
-    _add_round1_scenes(work, data_yaml.parent)
-    for index in range(1, len(recipe.reader_looks)):
-        folder = reader_folder(index)
-        looks = build_detector_dataset(
-            work, [], 0, synth=folder, name=f"det_{folder}", class_name=recipe.class_name
-        )
-        _link_train_images(looks.parent, data_yaml.parent, f"{folder}_")
-    _run_detector(
-        recipe,
-        "detector_r4",
-        work,
-        str(start),
-        data_yaml,
-        out,
-        epochs,
-        seed,
-        imgsz,
-        optimizer="AdamW",
-        lr0=0.0005,
-        lrf=0.1,
-        warmup_epochs=0.5,
-    )
-
-
 def finetune_detector_obb_r5(
     recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
 ) -> None:
@@ -543,8 +506,8 @@ def main(argv: list[str] | None = None) -> int:
         "--stage",
         choices=("all", "generate", "detector", "finetune", "reader"),
         default="all",
-        help="finetune: only the detector's last round (dominoes 5, cards 4), from the round "
-        "before's best.pt or the shipped detector",
+        help="finetune: only the dominoes' detector round 5, from round 4's best.pt or the "
+        "shipped detector",
     )
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--scenes", type=int, default=400)
@@ -556,7 +519,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--r3-epochs", type=int, help="round-3 fine-tune (default: the recipe)")
     parser.add_argument("--r3-scenes", type=int, help="round-3 scenes (default: the recipe)")
     parser.add_argument("--obb-epochs", type=int, help="round-4 rotated boxes (default: recipe)")
-    parser.add_argument("--r4-epochs", type=int, help="cards' round 4 (default: recipe)")
     parser.add_argument("--r5-epochs", type=int, help="round-5 fine-tune (default: recipe)")
     parser.add_argument("--r5-scenes", type=int, help="round-5 scenes (default: recipe)")
     parser.add_argument(
@@ -576,8 +538,6 @@ def main(argv: list[str] | None = None) -> int:
         args.r3_epochs = recipe.r3_epochs
     if args.obb_epochs is None:
         args.obb_epochs = recipe.obb_epochs
-    if args.r4_epochs is None:
-        args.r4_epochs = recipe.r4_epochs
     if args.r5_epochs is None:
         args.r5_epochs = recipe.obb_r5_epochs
     if args.r5_scenes is None:
@@ -600,7 +560,6 @@ def main(argv: list[str] | None = None) -> int:
         args.obb_epochs = min(args.obb_epochs, 1)
         args.r3_scenes = min(args.r3_scenes, 4)
         args.r5_epochs, args.r5_scenes = min(args.r5_epochs, 1), min(args.r5_scenes, 4)
-        args.r4_epochs = min(args.r4_epochs, 1)
         imgsz = 160
     started = time.time()
     if args.stage in ("all", "generate"):
@@ -645,13 +604,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.r2_epochs:
             finetune_detector_r2(recipe, work, det_out, args.r2_epochs, args.seed, imgsz)
             if args.r3_epochs:
-                # With a round 4 (cards), round 3 is a step towards it.
-                r3_out = work / "intermediate" if args.r4_epochs else det_out
-                finetune_detector_r3(recipe, work, r3_out, args.r3_epochs, args.seed, imgsz)
-                if args.r4_epochs:
-                    finetune_card_detector_r4(
-                        recipe, work, det_out, args.r4_epochs, args.seed, imgsz
-                    )
+                finetune_detector_r3(recipe, work, det_out, args.r3_epochs, args.seed, imgsz)
         if rotated:
             # With a round 5, round 4 is a step towards it too.
             r4_out = work / "intermediate" if args.r5_epochs else args.out
@@ -659,10 +612,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.r5_epochs:
                 finetune_detector_obb_r5(recipe, work, args.out, args.r5_epochs, args.seed, imgsz)
     if args.stage == "finetune":
-        if recipe.kind == "cards":
-            finetune_card_detector_r4(recipe, work, args.out, args.r4_epochs, args.seed, imgsz)
-        else:
-            finetune_detector_obb_r5(recipe, work, args.out, args.r5_epochs, args.seed, imgsz)
+        if not (args.r5_epochs and args.obb_epochs):
+            parser.error(f"--stage finetune: {args.kind} has no round 5 (dominoes only)")
+        finetune_detector_obb_r5(recipe, work, args.out, args.r5_epochs, args.seed, imgsz)
     if args.stage in ("all", "reader"):
         from vision.training.classifier import export_classifier, train_classifier
         from vision.training.readers import READER_SPECS
