@@ -31,16 +31,19 @@ def _onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
 
 
 def rebuild(onnx_path: Path):
-    """The ultralytics model (in train mode, float32) whose weights are ``onnx_path``'s."""
-    import torch
-    from ultralytics.nn.modules import Conv
-    from ultralytics.nn.tasks import DetectionModel, OBBModel
+    """The ultralytics model (in train mode, float32) whose weights are ``onnx_path``'s.
 
+    Importing ultralytics patches ``PIL.Image.open`` for the whole process, so this is for
+    training processes, never the app's."""
     weights, meta = _onnx_weights(onnx_path)
     task = meta.get("task")
     if task is None or "names" not in meta:
         raise ValueError(f"{onnx_path}: not an ultralytics export (no task or class names)")
     names = ast.literal_eval(meta["names"])
+    import torch
+    from ultralytics.nn.modules import Conv
+    from ultralytics.nn.tasks import DetectionModel, OBBModel
+
     if task == "obb":
         model = OBBModel("yolo26n-obb.yaml", nc=len(names), verbose=False)
     elif task == "detect":
@@ -128,7 +131,11 @@ def main(argv: list[str] | None = None) -> int:
     image = np.random.default_rng(0).random((1, 3, shape[2], shape[3]), dtype=np.float32)
     want = session.run(None, {session.get_inputs()[0].name: image})[0]
     got = raw_output(model, image)
-    print(f"max |ONNX - rebuilt| = {float(np.abs(want - got).max()):.2e} on {want.shape}")
+    boxes, scores = np.abs(want - got)[:, :4].max(), np.abs(want - got)[:, 4:].max()
+    print(
+        f"max |ONNX - rebuilt| on {want.shape}: "
+        f"boxes {boxes:.2e} px, scores and angles {scores:.2e}"
+    )
     model.train()
     print(f"wrote {save_checkpoint(model, args.out, args.onnx)}")
     return 0
