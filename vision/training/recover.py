@@ -108,13 +108,14 @@ def raw_output(model, image: np.ndarray) -> np.ndarray:
     import torch
 
     head = model.model[-1]
+    flags = head.end2end, head.export, head.format
     model.eval()
     head.end2end, head.export, head.format = False, True, "onnx"
     try:
         with torch.no_grad():
             out = model(torch.from_numpy(image))
     finally:
-        head.export = False
+        head.end2end, head.export, head.format = flags
     return (out[0] if isinstance(out, (list, tuple)) else out).numpy()
 
 

@@ -13,7 +13,7 @@ last checkpoints):
    epochs from round 2's best; dominoes: new scenes from low down), and for dominoes a round 4,
    a rotated-box (OBB) detector from round 3's weights on rounds 1-3's scenes re-rendered for
    each domino's corners, and a round 5 from round 4 on more low-camera scenes - the kind's
-   ``KindRecipe``. ``--stage finetune`` runs the last round alone, from the round before's
+   ``KindRecipe``. ``--stage finetune`` runs the dominoes' round 5 alone, from round 4's
    ``best.pt`` or, on a fresh checkout, from the shipped detector (``recover``);
 3. ``reader``: small CNNs on crops cut square to each detected box (``vision/crops.py``), with
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
