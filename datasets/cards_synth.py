@@ -156,6 +156,12 @@ class DeckStyle:
     rank_stroke: float = 0.0
     # Look 3: the 3 printed flat-topped (the capital ezh's shape, as on many European decks).
     flat_three: bool = False
+    # Look 4 (hard negatives for the reader): pips larger and nearer the index columns (a pair
+    # of stacked pips beside the index looks like rank over suit), court art busy with small
+    # shapes, backs printed in a fine pattern (as most real decks).
+    pip_scale: float = 1.0
+    pip_inset: float = 0.0  # the pip area reaches this share of the width towards the indices
+    busy_court: bool = False
 
 
 FLAT_THREE = "\u01b7"  # capital ezh: a 3 with a flat top bar
@@ -219,10 +225,14 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, max(4, size))
 
 
+FINE_BACKS = ("fine_lattice", "fine_rings", "fine_checks")
+
+
 def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
     """One deck's printing. ``look=2``: more rank fonts and jittered lettering (the draws of
     look 1 are unchanged, so its seeds render as before); ``look=3``: look 2, and half the
-    decks print their 3 flat-topped."""
+    decks print their 3 flat-topped; ``look=4``: look 2 (a quarter of the decks with flat 3s),
+    pips larger and nearer the indices, busy court art and finely patterned backs."""
     red = (int(rng.uniform(170, 225)), int(rng.uniform(10, 45)), int(rng.uniform(25, 60)))
     black = tuple(int(v) for v in rng.uniform(10, 45, 3))
     if rng.random() < 0.2:  # four-colour deck: clubs green, diamonds blue (or orange)
@@ -264,9 +274,17 @@ def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
         back=backs[int(rng.integers(0, len(backs)))],
         back_pattern=("lattice", "dots", "plain", "stripes")[int(rng.integers(0, 4))],
     )
-    if look == 3 and rng.random() < 0.5:
+    if look in (3, 4) and rng.random() < (0.5 if look == 3 else 0.25):
         flat = flat_three_fonts()
         lettering |= {"flat_three": True, "rank_font": flat[int(rng.integers(0, len(flat)))]}
+    if look == 4:
+        lettering |= {
+            "pip_scale": float(rng.uniform(1.0, 1.35)),
+            "pip_inset": float(rng.uniform(0.0, 0.03)),
+            "busy_court": bool(rng.random() < 0.7),
+        }
+        if rng.random() < 0.7:
+            lettering["back_pattern"] = FINE_BACKS[int(rng.integers(0, len(FINE_BACKS)))]
     return replace(style, **lettering) if lettering else style
 
 
@@ -464,7 +482,8 @@ def _draw_centre(
     index_w: int,
 ) -> None:
     """Pips, court placeholder art or the joker, between the index columns."""
-    x0, x1 = index_w + w * 0.04, w - index_w - w * 0.04
+    inset = style.pip_inset * w
+    x0, x1 = index_w + w * 0.04 - inset, w - index_w - w * 0.04 + inset
     y0, y1 = h * 0.1, h * 0.9
     if x1 - x0 < w * 0.36:  # jumbo indices: small art in the middle, as such decks print it
         x0, x1, y0, y1 = w * 0.36, w * 0.64, h * 0.3, h * 0.7
@@ -495,6 +514,8 @@ def _draw_centre(
             inset = int(rng.uniform(0.05, 0.3) * (fx1 - fx0))
             draw.rectangle((fx0 + inset, y, fx1 - inset, min(mid, y + band)), fill=(*colour, 255))
             y += band + int(rng.uniform(0.0, 0.03) * h)
+        if style.busy_court:
+            _busy_art(rng, draw, (fx0, fy0, fx1, mid), [*palette, tuple(style.inks[3])])
         font = _font(style.rank_font, int((fx1 - fx0) * 0.45))
         draw.text(
             ((fx0 + fx1) / 2, fy0 + (mid - fy0) * 0.55), rank, fill=ink, font=font, anchor="mm"
@@ -505,7 +526,7 @@ def _draw_centre(
         img.alpha_composite(top.rotate(180), (fx0, fy1 + 1 - top.height))
         return
     count = RANKS.index(rank) + 1
-    size = int((x1 - x0) * (0.55 if count == 1 else 0.3))
+    size = int((x1 - x0) * (0.55 if count == 1 else min(0.4, 0.3 * style.pip_scale)))
     pip = _suit_stamp(style, suit, size)
     flipped = pip.rotate(180)
     for fx, fy in PIPS[count]:
@@ -513,6 +534,25 @@ def _draw_centre(
         cy = y0 + size / 2 + fy * (y1 - y0 - size)
         stamp = flipped if fy > 0.5 else pip
         img.alpha_composite(stamp, (int(cx - size / 2), int(cy - size / 2)))
+
+
+def _busy_art(rng: np.random.Generator, draw: ImageDraw.ImageDraw, area, palette) -> None:
+    """Small shapes in many colours over a court panel: real court art is dense detail."""
+    x0, y0, x1, y1 = area
+    span = max(4, x1 - x0)
+    for _ in range(int(rng.integers(25, 70))):
+        colour = (*palette[int(rng.integers(0, len(palette)))], 255)
+        x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
+        r = rng.uniform(0.02, 0.08) * span
+        shape = int(rng.integers(0, 3))
+        if shape == 0:
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+        elif shape == 1:
+            draw.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill=colour)
+        else:
+            a = rng.uniform(0, math.pi)
+            dx, dy = math.cos(a) * r * 2, math.sin(a) * r * 2
+            draw.line((x - dx, y - dy, x + dx, y + dy), fill=colour, width=max(1, int(r / 2)))
 
 
 def render_back(style: DeckStyle, width: int) -> np.ndarray:
@@ -538,6 +578,22 @@ def render_back(style: DeckStyle, width: int) -> np.ndarray:
     elif style.back_pattern == "stripes":
         for y in range(m, height - m, step):
             draw.line((m, y, width - 1 - m, y), fill=light, width=max(1, step // 3))
+    elif style.back_pattern in FINE_BACKS:
+        # Look 4: the fine all-over patterns of real decks, a few pixels to a repeat.
+        fine = max(2, width // 28)
+        if style.back_pattern == "fine_lattice":
+            for k in range(-height, width, fine):
+                draw.line((m + k, m, m + k + height, m + height), fill=light, width=1)
+                draw.line((m + k + height, m, m + k, m + height), fill=light, width=1)
+        elif style.back_pattern == "fine_rings":
+            for y in range(m, height - m, fine * 2):
+                for x in range(m, width - m, fine * 2):
+                    draw.ellipse((x, y, x + fine * 2 - 1, y + fine * 2 - 1), outline=light)
+        else:
+            for y in range(m, height - m, fine):
+                for x in range(m + (y // fine % 2) * fine, width - m, fine * 2):
+                    draw.rectangle((x, y, x + fine - 1, y + fine - 1), fill=light)
+        draw.rectangle((m, m, width - 1 - m, height - 1 - m), fill=None, outline=back, width=1)
     draw.rectangle((m, m, width - 1 - m, height - 1 - m), outline=light, width=max(1, m // 3))
     return np.asarray(img)
 
@@ -834,8 +890,8 @@ def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> 
 
 def render_scene(seed: int, size: tuple[int, int] | None = None, look: int = 1) -> CardScene:
     """A BGR photo of cards on a table and its labels, all from one seed. ``look=2``: decks
-    printed in more fonts with jittered lettering; ``look=3``: and flat-topped 3s
-    (``random_style``)."""
+    printed in more fonts with jittered lettering; ``look=3``: and flat-topped 3s;
+    ``look=4``: pips near the indices, busy court art, fine backs (``random_style``)."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)

@@ -31,34 +31,12 @@ class Reading:
         return float(self.first[-1])
 
 
-class DetectAndRead:
-    """Loads ``detector_file`` and ``reader_file`` from ``models_dir``; ``read`` runs both."""
+class DetectorPasses:
+    """A detector run over a photo in up to three passes (``detect``); the training uses it
+    alone to mine the boxes the shipped pipeline would find (hard negatives)."""
 
-    def __init__(self, models_dir: Path, detector_file: str, reader_file: str, kind: str):
-        paths = [Path(models_dir) / detector_file, Path(models_dir) / reader_file]
-        for path in paths:
-            if not path.is_file():
-                raise RecogniserUnavailable(
-                    f"{kind} cannot be read from photos yet: the model {path.name} is missing "
-                    f"(train it with `python -m vision.training.train_pieces --kind {kind} "
-                    "--out models`)"
-                )
-        self.detector = OnnxDetector(paths[0])
-        self.reader = open_session(paths[1])
-        shape = self.reader.get_inputs()[0].shape
-        self.crop_size = int(shape[2]) if isinstance(shape[2], int) else 64
-        self.single_piece_none = SINGLE_PIECE_NONE
-        # Degrees (None: off): a box whose estimated angle is further than this from its axes
-        # is also read cut square to the box, and the surer reading kept (``read_boxes``); a
-        # rotated box's own angle is not estimated and gets no second look.
-        self.second_look_angle: float | None = None
-        # Degrees (None: off): a rotated box whose angle is further than this from the angle
-        # estimated from its edges is also read cut at the estimate.
-        self.estimate_look_angle: float | None = None
-        # Degrees: every box is also read cut turned by each of these, the surest reading kept.
-        self.turned_looks: tuple[float, ...] = ()
-        # ... only boxes whose reading is less sure than this, of a piece and of "none".
-        self.turned_looks_below: float = 1.0
+    def __init__(self, detector: OnnxDetector):
+        self.detector = detector
 
     def detect(
         self,
@@ -140,6 +118,36 @@ class DetectAndRead:
                         rotated = moved_rotated(d.rotated, x, y, scale)
                         found.append(Detection(box, d.score, d.cls, rotated))
         return found
+
+
+class DetectAndRead(DetectorPasses):
+    """Loads ``detector_file`` and ``reader_file`` from ``models_dir``; ``read`` runs both."""
+
+    def __init__(self, models_dir: Path, detector_file: str, reader_file: str, kind: str):
+        paths = [Path(models_dir) / detector_file, Path(models_dir) / reader_file]
+        for path in paths:
+            if not path.is_file():
+                raise RecogniserUnavailable(
+                    f"{kind} cannot be read from photos yet: the model {path.name} is missing "
+                    f"(train it with `python -m vision.training.train_pieces --kind {kind} "
+                    "--out models`)"
+                )
+        self.detector = OnnxDetector(paths[0])
+        self.reader = open_session(paths[1])
+        shape = self.reader.get_inputs()[0].shape
+        self.crop_size = int(shape[2]) if isinstance(shape[2], int) else 64
+        self.single_piece_none = SINGLE_PIECE_NONE
+        # Degrees (None: off): a box whose estimated angle is further than this from its axes
+        # is also read cut square to the box, and the surer reading kept (``read_boxes``); a
+        # rotated box's own angle is not estimated and gets no second look.
+        self.second_look_angle: float | None = None
+        # Degrees (None: off): a rotated box whose angle is further than this from the angle
+        # estimated from its edges is also read cut at the estimate.
+        self.estimate_look_angle: float | None = None
+        # Degrees: every box is also read cut turned by each of these, the surest reading kept.
+        self.turned_looks: tuple[float, ...] = ()
+        # ... only boxes whose reading is less sure than this, of a piece and of "none".
+        self.turned_looks_below: float = 1.0
 
     def read(
         self,

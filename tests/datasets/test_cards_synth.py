@@ -13,12 +13,15 @@ from hypothesis import strategies as st
 
 from datasets.cards_synth import (
     CORNER_MIN_VISIBLE,
+    FINE_BACKS,
     JOKER,
     _index_stamp,
     all_labels,
     flat_three_fonts,
     random_style,
     rank_fonts,
+    render_back,
+    render_card,
     render_scene,
     render_test_layout,
     shuffled_deck,
@@ -211,3 +214,50 @@ def test_look_3_prints_flat_topped_threes_on_half_the_decks_and_leaves_look_2_as
 def test_flat_three_fonts_have_the_glyph():
     fonts = flat_three_fonts()
     assert fonts and all("Liberation" not in path for path in fonts)
+
+
+def test_look_4_moves_pips_nearer_the_indices_busies_the_art_and_fines_the_backs():
+    """The reader's hard-negative look; looks 1-3 draw nothing more, so their seeds render as
+    before."""
+    look2 = [random_style(np.random.default_rng(seed), look=2) for seed in range(60)]
+    look3 = [random_style(np.random.default_rng(seed), look=3) for seed in range(60)]
+    look4 = [random_style(np.random.default_rng(seed), look=4) for seed in range(60)]
+    for style in look2 + look3:
+        assert (style.pip_scale, style.pip_inset, style.busy_court) == (1.0, 0.0, False)
+        assert style.back_pattern not in FINE_BACKS
+    assert all(1.0 <= s.pip_scale <= 1.35 and 0.0 <= s.pip_inset <= 0.03 for s in look4)
+    assert 25 <= sum(s.busy_court for s in look4) <= 55
+    assert 25 <= sum(s.back_pattern in FINE_BACKS for s in look4) <= 55
+    for two, four in zip(look2, look4, strict=True):  # the same deck's lettering and inks
+        assert (two.inks, two.rank_stretch, two.aspect) == (
+            four.inks,
+            four.rank_stretch,
+            four.aspect,
+        )
+    # Larger pips nearer the indices put more ink beside the top-left index.
+    style = replace(look2[0], back_pattern="plain")
+    near = replace(style, pip_scale=1.35, pip_inset=0.03)
+    rng = np.random.default_rng(0)
+    plain_9, boxes = render_card(rng, style, "9D", 200)
+    near_9, _ = render_card(rng, near, "9D", 200)
+    _x1, _y1, x2, y2 = (int(v) for v in boxes["tl"])
+    beside = (slice(y2, y2 + 60), slice(x2, x2 + 30))
+    ink = [(255 - img[..., :3][beside].mean(axis=2) > 60).mean() for img in (plain_9, near_9)]
+    assert ink[1] > ink[0]
+    # Fine backs repeat every few pixels; every pattern is drawn.
+    for pattern in FINE_BACKS:
+        back = render_back(replace(style, back_pattern=pattern), 200)
+        middle = back[60:200, 40:160, :3].astype(float).mean(axis=2)
+        assert middle.std() > 5
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.integers(0, 2**40))
+def test_look_4_scenes_give_valid_labels_inside_the_photo(seed):
+    scene = render_scene(seed, size=(320, 240), look=4)
+    valid = set(all_labels())
+    for card in scene.cards:
+        assert card.label in valid
+        for corner in card.corners:
+            x1, y1, x2, y2 = corner.box
+            assert 0 <= x1 < x2 <= 320 and 0 <= y1 < y2 <= 240

@@ -150,3 +150,19 @@ def test_a_rotated_box_follows_its_pass_back_to_the_photo():
     moved = twostage.moved_rotated(rotated, 10, 20, scale=0.5)
     assert moved == ((120.0, 120.0), (40.0, 20.0), 30.0)
     assert twostage.moved_rotated(None, 1, 1) is None
+
+
+def test_detector_passes_alone_find_what_the_recogniser_finds(cards):
+    """The training mines hard negatives with ``DetectorPasses`` alone (no reader): it must
+    see the boxes the recogniser's own passes see (whole photo, tiles, zoomed out)."""
+    from datasets.cards_synth import render_scene
+    from vision.cards import TILE_SIDE, ZOOM_OUT
+    from vision.twostage import DetectorPasses
+
+    photo = render_scene(3, size=(1400, 1050)).image
+    passes = DetectorPasses(cards.stages.detector)
+    alone = passes.detect(photo, 0.25, zoom_out=ZOOM_OUT, tile_side=TILE_SIDE)
+    full = cards.stages.detect(photo, 0.25, zoom_out=ZOOM_OUT, tile_side=TILE_SIDE)
+    assert alone and [d.box for d in alone] == [d.box for d in full]
+    whole = passes.detect(photo, 0.25)
+    assert len(whole) < len(alone)  # the tiles find small indices the whole photo misses

@@ -40,6 +40,9 @@ def card_targets(label: str) -> tuple[int, int]:
 # fonts (``train_pieces.render_cards_fonts``), hard negatives mined with the final detector.
 # Recipe 4 ("c4") adds 600 scenes where half the decks print a flat-topped 3
 # (``train_pieces.render_cards_glyphs``).
+# Recipe 5 ("c5") adds 800 scenes of look 4 (pips near the indices, busy court art, finely
+# patterned backs; ``train_pieces.render_cards_real``) and mines up to 10 hard negatives a scene
+# with the recogniser's own passes (whole photo, tiles at the photo's pixels, zoomed out).
 # Dominoes' recipe 3 ("d3") also reads round 3's scenes (photos from low down, dark leather),
 # which ``d2`` never saw, and mines its hard negatives with the rotated-box detector it serves.
 READER_SPECS = {
@@ -55,7 +58,7 @@ READER_SPECS = {
         "cards",
         (("rank", CARD_NONE + 1), ("suit", len(CARD_SUITS))),
         card_targets,
-        recipe="c4",
+        recipe="c5",
         crop_size=CARD_CROP,
     ),
 }

@@ -101,6 +101,16 @@ def render_cards_glyphs(seed: int):
     return scene.image, scene.corner_labels()
 
 
+def render_cards_real(seed: int):
+    """Look 2 with pips near the indices, busy court art and finely patterned backs
+    (``look=4``): the reader's hard negatives, since real decks' stacked pips beside an index,
+    court art and card backs were read as cards."""
+    from datasets.cards_synth import render_scene
+
+    scene = render_scene(seed, look=4)
+    return scene.image, scene.corner_labels()
+
+
 @dataclass(frozen=True)
 class KindRecipe:
     kind: str
@@ -127,6 +137,12 @@ class KindRecipe:
     # Extra scenes for the reader only, one (renderer, scenes) per look: folders
     # ``reader_folder(i)``, seeds + 11 + 6 i, held-back tests seeds + 13 + 6 i.
     reader_looks: tuple[tuple[str, int], ...] = ()
+    # The reader's hard negatives: mined with the recogniser's own detector passes (whole
+    # photo, tiles at the photo's pixels up to ``negative_tile_side``, zoomed out
+    # ``negative_zoom_out``; None: the whole photo only), up to this many a scene.
+    negative_tile_side: int | None = None
+    negative_zoom_out: float | None = None
+    negatives_per_scene: int = 6
 
 
 RECIPES = {
@@ -167,11 +183,17 @@ RECIPES = {
         # four epochs): round 3 goes on from its best at half the learning rate.
         r3_epochs=8,
         # Reader c4: 1,200 scenes of decks in more fonts and 600 with flat-topped 3s, on top
-        # of the detector's 1,600.
+        # of the detector's 1,600. Reader c5: and 800 scenes of look 4 (pips near the indices,
+        # busy court art, fine backs), hard negatives mined with the recogniser's three
+        # detector passes, as it finds them (c4: the whole photo only, 6 a scene).
         reader_looks=(
             ("vision.training.train_pieces:render_cards_fonts", 1200),
             ("vision.training.train_pieces:render_cards_glyphs", 600),
+            ("vision.training.train_pieces:render_cards_real", 800),
         ),
+        negative_tile_side=1600,
+        negative_zoom_out=2.0,
+        negatives_per_scene=10,
     ),
 }
 
@@ -445,14 +467,21 @@ def _link_train_images(source: Path, root: Path, prefix: str, skip_prefix: str =
 
 HARD_NEGATIVE_CONF = 0.1
 HARD_NEGATIVE_IOU = 0.3
-HARD_NEGATIVES_PER_SCENE = 6
 
 
-def reader_items(work: Path, split: str, detector: Path) -> list:
+def reader_items(
+    work: Path,
+    split: str,
+    detector: Path,
+    tile_side: int | None = None,
+    zoom_out: float | None = None,
+    per_scene: int = 6,
+) -> list:
     """The reader's training scenes (round 1 and, where made, rounds 2 and 3 and the reader's own),
-    each with its labelled pieces plus up to ``HARD_NEGATIVES_PER_SCENE`` hard negatives
-    ("none"): boxes ``detector`` finds at a low threshold that overlap no labelled piece
-    (IoU < 0.3)."""
+    each with its labelled pieces plus up to ``per_scene`` hard negatives ("none"): boxes
+    ``detector`` finds at a low threshold that overlap no labelled piece (IoU < 0.3), most
+    confident first; in the whole photo, and with ``tile_side`` / ``zoom_out`` also in the
+    recogniser's other passes (``DetectorPasses``)."""
     items = synth_items(work, split)
     for extra in (R2_SYNTH, R3_SYNTH, *(p.name for p in sorted(work.glob(READER_SYNTH + "*")))):
         if (work / extra / split).is_dir():
@@ -465,17 +494,24 @@ def reader_items(work: Path, split: str, detector: Path) -> list:
 
     from vision.detector import OnnxDetector
     from vision.training.readers import NOT_A_PIECE
+    from vision.twostage import DetectorPasses
 
-    finder = OnnxDetector(detector)
+    finder = DetectorPasses(OnnxDetector(detector))
     started, added = time.time(), 0
     with_negatives = []
     for image, pieces in items:
         boxes = np.array([box for _label, box in pieces], np.float32).reshape(-1, 4)
         negatives = []
-        for det in finder.detect(cv2.imread(str(image)), conf=HARD_NEGATIVE_CONF):
+        found = finder.detect(
+            cv2.imread(str(image)),
+            conf=HARD_NEGATIVE_CONF,
+            zoom_out=zoom_out,
+            tile_side=tile_side,
+        )
+        for det in sorted(found, key=lambda d: -d.score):
             if _max_iou(det.box, boxes) < HARD_NEGATIVE_IOU:
                 negatives.append((NOT_A_PIECE, list(det.box)))
-        negatives = negatives[:HARD_NEGATIVES_PER_SCENE]
+        negatives = negatives[:per_scene]
         added += len(negatives)
         with_negatives.append((image, list(pieces) + negatives))
     print(
@@ -625,7 +661,14 @@ def main(argv: list[str] | None = None) -> int:
                 work,
                 args.reader_epochs,
                 args.seed,
-                lambda work, split: reader_items(work, split, args.out / recipe.detector_onnx),
+                lambda work, split: reader_items(
+                    work,
+                    split,
+                    args.out / recipe.detector_onnx,
+                    recipe.negative_tile_side,
+                    recipe.negative_zoom_out,
+                    recipe.negatives_per_scene,
+                ),
                 lambda: [],
                 smoke=args.smoke,
                 member=member,
