@@ -566,33 +566,30 @@ def render_back(style: DeckStyle, width: int) -> np.ndarray:
     back = (*style.back, 255)
     light = (*(min(255, v + 70) for v in style.back), 255)
     draw.rectangle((m, m, width - 1 - m, height - 1 - m), fill=back)
-    step = max(3, width // 12)
-    if style.back_pattern == "lattice":
+    # Look 4's fine patterns (``FINE_BACKS``) repeat every few pixels, as on most real decks.
+    fine = style.back_pattern in FINE_BACKS
+    step = max(2, width // 28) if fine else max(3, width // 12)
+    pattern = style.back_pattern.removeprefix("fine_")
+    if pattern == "lattice":
         for k in range(-height, width, step):
             draw.line((m + k, m, m + k + height, m + height), fill=light, width=1)
             draw.line((m + k + height, m, m + k, m + height), fill=light, width=1)
-    elif style.back_pattern == "dots":
+    elif pattern == "dots":
         for y in range(m + step // 2, height - m, step):
             for x in range(m + step // 2, width - m, step):
                 draw.ellipse((x - 1, y - 1, x + 1, y + 1), fill=light)
-    elif style.back_pattern == "stripes":
+    elif pattern == "stripes":
         for y in range(m, height - m, step):
             draw.line((m, y, width - 1 - m, y), fill=light, width=max(1, step // 3))
-    elif style.back_pattern in FINE_BACKS:
-        # Look 4: the fine all-over patterns of real decks, a few pixels to a repeat.
-        fine = max(2, width // 28)
-        if style.back_pattern == "fine_lattice":
-            for k in range(-height, width, fine):
-                draw.line((m + k, m, m + k + height, m + height), fill=light, width=1)
-                draw.line((m + k + height, m, m + k, m + height), fill=light, width=1)
-        elif style.back_pattern == "fine_rings":
-            for y in range(m, height - m, fine * 2):
-                for x in range(m, width - m, fine * 2):
-                    draw.ellipse((x, y, x + fine * 2 - 1, y + fine * 2 - 1), outline=light)
-        else:
-            for y in range(m, height - m, fine):
-                for x in range(m + (y // fine % 2) * fine, width - m, fine * 2):
-                    draw.rectangle((x, y, x + fine - 1, y + fine - 1), fill=light)
+    elif pattern == "rings":
+        for y in range(m, height - m, step * 2):
+            for x in range(m, width - m, step * 2):
+                draw.ellipse((x, y, x + step * 2 - 1, y + step * 2 - 1), outline=light)
+    elif pattern == "checks":
+        for y in range(m, height - m, step):
+            for x in range(m + (y // step % 2) * step, width - m, step * 2):
+                draw.rectangle((x, y, x + step - 1, y + step - 1), fill=light)
+    if fine:
         draw.rectangle((m, m, width - 1 - m, height - 1 - m), fill=None, outline=back, width=1)
     draw.rectangle((m, m, width - 1 - m, height - 1 - m), outline=light, width=max(1, m // 3))
     return np.asarray(img)
