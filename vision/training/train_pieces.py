@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from vision import cards
 from vision.training.offline import GENERATED
 from vision.training.train_tiles import (
     _train_and_export,
@@ -191,8 +192,8 @@ RECIPES = {
             ("vision.training.train_pieces:render_cards_glyphs", 600),
             ("vision.training.train_pieces:render_cards_real", 800),
         ),
-        negative_tile_side=1600,
-        negative_zoom_out=2.0,
+        negative_tile_side=cards.TILE_SIDE,
+        negative_zoom_out=cards.ZOOM_OUT,
         negatives_per_scene=10,
     ),
 }
