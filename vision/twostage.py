@@ -132,7 +132,7 @@ class DetectAndRead(DetectorPasses):
                     f"(train it with `python -m vision.training.train_pieces --kind {kind} "
                     "--out models`)"
                 )
-        self.detector = OnnxDetector(paths[0])
+        super().__init__(OnnxDetector(paths[0]))
         self.reader = open_session(paths[1])
         shape = self.reader.get_inputs()[0].shape
         self.crop_size = int(shape[2]) if isinstance(shape[2], int) else 64
