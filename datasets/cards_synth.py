@@ -162,6 +162,10 @@ class DeckStyle:
     pip_scale: float = 1.0
     pip_inset: float = 0.0  # the pip area reaches this share of the width towards the indices
     busy_court: bool = False
+    # Look 5: the back most real decks print, coloured diamonds between white lines; the lines'
+    # width as a share of the pattern's step, and how many steps span the card (0: not this back).
+    back_line: float = 0.0
+    back_cells: float = 0.0
 
 
 FLAT_THREE = "\u01b7"  # capital ezh: a 3 with a flat top bar
@@ -232,7 +236,9 @@ def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
     """One deck's printing. ``look=2``: more rank fonts and jittered lettering (the draws of
     look 1 are unchanged, so its seeds render as before); ``look=3``: look 2, and half the
     decks print their 3 flat-topped; ``look=4``: look 2 (a quarter of the decks with flat 3s),
-    pips larger and nearer the indices, busy court art and finely patterned backs."""
+    pips larger and nearer the indices, busy court art and finely patterned backs; ``look=5``:
+    look 4, and most decks' backs printed as real decks' are (coloured diamonds between white
+    lines)."""
     red = (int(rng.uniform(170, 225)), int(rng.uniform(10, 45)), int(rng.uniform(25, 60)))
     black = tuple(int(v) for v in rng.uniform(10, 45, 3))
     if rng.random() < 0.2:  # four-colour deck: clubs green, diamonds blue (or orange)
@@ -274,10 +280,10 @@ def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
         back=backs[int(rng.integers(0, len(backs)))],
         back_pattern=("lattice", "dots", "plain", "stripes")[int(rng.integers(0, 4))],
     )
-    if look in (3, 4) and rng.random() < (0.5 if look == 3 else 0.25):
+    if look >= 3 and rng.random() < (0.5 if look == 3 else 0.25):
         flat = flat_three_fonts()
         lettering |= {"flat_three": True, "rank_font": flat[int(rng.integers(0, len(flat)))]}
-    if look == 4:
+    if look >= 4:
         lettering |= {
             "pip_scale": float(rng.uniform(1.0, 1.35)),
             "pip_inset": float(rng.uniform(0.0, 0.03)),
@@ -285,6 +291,17 @@ def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
         }
         if rng.random() < 0.7:
             lettering["back_pattern"] = FINE_BACKS[int(rng.integers(0, len(FINE_BACKS)))]
+    if look == 5 and rng.random() < 0.75:
+        if rng.random() < 0.6:
+            back = (int(rng.uniform(180, 235)), int(rng.uniform(20, 60)), int(rng.uniform(40, 110)))
+        else:
+            back = (int(rng.uniform(20, 50)), int(rng.uniform(50, 90)), int(rng.uniform(140, 200)))
+        lettering |= {
+            "back": back,
+            "back_pattern": "diamonds",
+            "back_line": float(rng.uniform(0.25, 0.5)),
+            "back_cells": float(rng.uniform(10, 24)),
+        }
     return replace(style, **lettering) if lettering else style
 
 
@@ -566,6 +583,21 @@ def render_back(style: DeckStyle, width: int) -> np.ndarray:
     back = (*style.back, 255)
     light = (*(min(255, v + 70) for v in style.back), 255)
     draw.rectangle((m, m, width - 1 - m, height - 1 - m), fill=back)
+    if style.back_pattern == "diamonds":  # look 5: white lines over the colour, no frame
+        step = width / style.back_cells
+        line = max(1, round(step * style.back_line))
+        stock = (*style.stock, 255)
+        for k in np.arange(-height, width + height, step):
+            draw.line((m + k, m, m + k + height, m + height), fill=stock, width=line)
+            draw.line((m + k + height, m, m + k, m + height), fill=stock, width=line)
+        draw.rectangle((0, 0, width - 1, m - 1), fill=stock)
+        draw.rectangle((0, height - m, width - 1, height - 1), fill=stock)
+        draw.rectangle((0, 0, m - 1, height - 1), fill=stock)
+        draw.rectangle((width - m, 0, width - 1, height - 1), fill=stock)
+        corners = Image.new("L", (width, height), 0)
+        ImageDraw.Draw(corners).rounded_rectangle((0, 0, width - 1, height - 1), radius, fill=255)
+        img.putalpha(corners)
+        return np.asarray(img)
     # Look 4's fine patterns (``FINE_BACKS``) repeat every few pixels, as on most real decks.
     fine = style.back_pattern in FINE_BACKS
     step = max(2, width // 28) if fine else max(3, width // 12)
@@ -666,9 +698,16 @@ def row(
 
 
 def _scene_layout(
-    rng: np.random.Generator, deck: list[str], w: int, h: int, card_w: int, aspect: float
+    rng: np.random.Generator,
+    deck: list[str],
+    w: int,
+    h: int,
+    card_w: int,
+    aspect: float,
+    face_down_hands: bool = False,
 ) -> list[Placement | tuple[str, float, float, float]]:
-    """Groups of cards and clutter over a ``w`` x ``h`` table; clutter as (kind, x, y, size)."""
+    """Groups of cards and clutter over a ``w`` x ``h`` table; clutter as (kind, x, y, size).
+    ``face_down_hands`` (look 5): also players' hands lying face down, spread in a row."""
     card_h = card_w * aspect
     scene_turn = rng.uniform(-20, 20) if rng.random() < 0.6 else rng.uniform(-180, 180)
     items: list[Placement | tuple[str, float, float, float]] = []
@@ -721,6 +760,11 @@ def _scene_layout(
     for _ in range(int(rng.integers(0, 4))):  # loose face-down cards
         x, y = spot()
         items.append(Placement(x, y, rng.uniform(-180, 180), None))
+    for _ in range(int(rng.integers(1, 5)) if face_down_hands else 0):
+        x, y = spot()
+        angle = scene_turn + rng.normal(0, 20) if rng.random() < 0.6 else rng.uniform(-180, 180)
+        offset = card_w * rng.uniform(0.06, 0.35)
+        items.extend(row([None] * int(rng.integers(2, 11)), x, y, offset, angle))
     if not any(isinstance(p, Placement) and p.label for p in items):
         x, y = spot()
         items.extend(row(list(deal(int(rng.integers(2, 6)))), x, y, card_w * 0.4, scene_turn))
@@ -888,7 +932,8 @@ def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> 
 def render_scene(seed: int, size: tuple[int, int] | None = None, look: int = 1) -> CardScene:
     """A BGR photo of cards on a table and its labels, all from one seed. ``look=2``: decks
     printed in more fonts with jittered lettering; ``look=3``: and flat-topped 3s;
-    ``look=4``: pips near the indices, busy court art, fine backs (``random_style``)."""
+    ``look=4``: pips near the indices, busy court art, fine backs (``random_style``);
+    ``look=5``: look 4 with real decks' diamond backs and hands lying face down."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
@@ -899,7 +944,7 @@ def render_scene(seed: int, size: tuple[int, int] | None = None, look: int = 1) 
     styles = [random_style(rng, look) for _ in range(2 if rng.random() < 0.15 else 1)]
     card_w = int(rng.uniform(0.065, 0.17) * max(w, h))
     deck = shuffled_deck(rng, decks=1 if rng.random() < 0.6 else 2, jokers=int(rng.integers(0, 5)))
-    items = _scene_layout(rng, deck, w, h, card_w, styles[0].aspect)
+    items = _scene_layout(rng, deck, w, h, card_w, styles[0].aspect, face_down_hands=look == 5)
     items = [
         Placement(p.cx + pad, p.cy + pad, p.angle, p.label)
         if isinstance(p, Placement)

@@ -237,11 +237,11 @@ def card_truth(scene: SyntheticScene) -> list[str]:
     """The cards of a generated card scene with at least one labelled corner, each once.
 
     The scene file keeps its seed, not its look: each look is re-rendered until one gives the
-    stored corners (look 1 first, the detector's scenes; then the reader's looks 2-4)."""
+    stored corners (look 1 first, the detector's scenes; then the reader's looks 2-5)."""
     from datasets.cards_synth import render_scene
 
     stored = Counter(label for label, _box in scene.pieces)
-    for look in (1, 2, 3, 4):
+    for look in (1, 2, 3, 4, 5):
         rendered = render_scene(scene.seed, look=look)
         height, width = rendered.image.shape[:2]
         corners = Counter(label for label, _box in rendered.corner_labels())

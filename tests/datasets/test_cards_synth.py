@@ -174,7 +174,7 @@ def test_look_2_prints_more_fonts_and_jitters_the_lettering():
     assert any(s.rank_stretch != 1.0 for s in look2) and any(s.rank_stroke for s in look2)
 
 
-@pytest.mark.parametrize("look", [2, 4])
+@pytest.mark.parametrize("look", [2, 4, 5])
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 2**40))
 def test_reader_look_scenes_give_valid_labels_inside_the_photo(look, seed):
@@ -250,3 +250,30 @@ def test_look_4_moves_pips_nearer_the_indices_busies_the_art_and_fines_the_backs
         back = render_back(replace(style, back_pattern=pattern), 200)
         middle = back[60:200, 40:160, :3].astype(float).mean(axis=2)
         assert middle.std() > 5
+
+
+def test_look_5_prints_real_diamond_backs_and_lays_hands_face_down():
+    """Look 4's decks, most with the back real decks print (coloured diamonds between white
+    lines); scenes add hands lying face down. Looks 1-4 draw nothing more."""
+    look4 = [random_style(np.random.default_rng(seed), look=4) for seed in range(60)]
+    look5 = [random_style(np.random.default_rng(seed), look=5) for seed in range(60)]
+    assert not any(s.back_pattern == "diamonds" or s.back_line for s in look4)
+    diamonds = [s for s in look5 if s.back_pattern == "diamonds"]
+    assert 35 <= len(diamonds) <= 55
+    assert all(0.25 <= s.back_line <= 0.5 and 10 <= s.back_cells <= 24 for s in diamonds)
+    for four, five in zip(look4, look5, strict=True):  # only the back differs
+        back = {"back": four.back, "back_pattern": four.back_pattern}
+        assert replace(five, back_line=0.0, back_cells=0.0, **back) == four
+    # White lines over the colour, inside a white border.
+    back = render_back(diamonds[0], 200).astype(float)
+    middle = back[60:200, 40:160, :3]
+    white = (middle.min(axis=2) > 200).mean()
+    assert 0.15 < white < 0.85
+    assert back[1:12, 100, :3].min() > 200 and back[100, 1:12, :3].min() > 200
+    assert (back[..., 3][0, 0], back[..., 3][100, 100]) == (0, 255)  # rounded corners
+    # Hands lying face down: more face-down cards over the same seeds.
+    face_down = [
+        sum(len(render_scene(seed, size=(480, 360), look=look).face_down) for seed in range(6))
+        for look in (4, 5)
+    ]
+    assert face_down[1] > face_down[0] + 6

@@ -212,10 +212,11 @@ def test_cards_truth_is_each_card_with_a_corner_once(tmp_path, card_scene):
     assert report["not_exact"][SYNTHETIC_GROUP] == ["00001: read ['7H'] instead of -"]
 
 
-def test_cards_truth_finds_a_look_2_scene(tmp_path, card_scene, monkeypatch):
-    """The reader's scenes (more fonts, ``look=2``) keep only their seed: re-rendered as look 1
-    they differ, so the truth comes from look 2."""
-    _render_only(monkeypatch, card_scene, given_look=2)
+@pytest.mark.parametrize("look", [2, 5])
+def test_cards_truth_finds_a_reader_look_scene(tmp_path, card_scene, monkeypatch, look):
+    """The reader's scenes (``look=2``: more fonts; up to 5: real backs) keep only their seed:
+    re-rendered as look 1 they differ, so the truth comes from their own look."""
+    _render_only(monkeypatch, card_scene, given_look=look)
     stored = [label for label, _box in card_scene.corner_labels()]
     write_generated(tmp_path, "00000", stored, seed=5)
     report = evaluate_synthetic(tmp_path, "cards", FakeRecogniser({"00000": ["7H", "KS", "7H"]}))
