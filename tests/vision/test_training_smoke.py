@@ -78,8 +78,17 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
         assert OnnxDetector(out / "domino_detector.onnx").rotated
         from vision.dominoes import DominoRecogniser as Recogniser
     else:
-        for looks in ("synth_reader", "synth_reader2"):  # the reader's own scenes, both looks
+        for looks in ("synth_reader", "synth_reader2", "synth_reader4"):  # the reader's looks
             assert any((work / looks / "train").glob("*.jpg"))
+        # The reader fine-tunes its base recipe: both were trained, the fine-tune on more crops.
+        from vision.training.readers import READER_SPECS
+
+        spec = READER_SPECS["cards"]
+        base = spec.base_spec()
+        for recipe in (base, spec):
+            assert (work / "classifier" / recipe.file(f"{recipe.recipe}_last_smoke.pt")).exists()
+        counts = [len(np.load(r.crop_cache(work, smoke=True))["values"]) for r in (base, spec)]
+        assert counts[1] > counts[0]
         from vision.cards import CardRecogniser as Recogniser
     result = Recogniser(out).recognise(np.full((240, 320, 3), 120, np.uint8))
     assert result["kind"] == kind

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -36,6 +36,13 @@ class ReaderSpec:
     recipe: str = RECIPE
     crop_size: int = CROP_SIZE
     hue_shift: bool = False  # colour is not part of the label: shift hues, swap channels
+    # A fine-tune: this recipe starts from ``base``'s trained reader and crops (``base`` trained
+    # on the first ``base_looks`` reader looks), then trains on those crops and the later looks'
+    # for ``finetune_epochs`` at a peak learning rate of ``finetune_lr``.
+    base: str | None = None
+    base_looks: int = 0
+    finetune_epochs: int = 0
+    finetune_lr: float = 1e-3
 
     @property
     def none_index(self) -> int:
@@ -47,6 +54,17 @@ class ReaderSpec:
 
     def file(self, stem: str) -> str:
         return f"{self.name}_{stem}" if self.name else stem
+
+    def crop_cache(self, work: Path, smoke: bool = False) -> Path:
+        """Where this recipe's crops are kept (they differ by recipe)."""
+        stem = "crops_smoke.npz" if smoke else "crops.npz"
+        return work / "classifier" / self.file(f"{self.recipe}_{stem}")
+
+    def base_spec(self) -> ReaderSpec | None:
+        """The recipe this one fine-tunes, or None."""
+        if self.base is None:
+            return None
+        return replace(self, recipe=self.base, base=None, base_looks=0, finetune_epochs=0)
 
 
 # The number tiles' recipe "r4" (session 5): "r2"'s training on the round-4 scenes' crops too.
@@ -250,10 +268,15 @@ def train_classifier(
     smoke: bool = False,
     member: int = 0,
     spec: ReaderSpec = TILE_SPEC,
+    init=None,
+    base_crops: Path | None = None,
+    max_lr: float = 3e-3,
 ):
     """Train (or resume, or just load when finished) ensemble member ``member``; returns it.
 
     Members share the crops and differ in initialisation and augmentation order (seed + member).
+    A fine-tune starts from the weights of ``init`` (a trained net) and adds the crops cached at
+    ``base_crops`` to those it cuts from ``synth_items``.
     """
     import torch
     from torch import nn
@@ -261,8 +284,7 @@ def train_classifier(
     torch.manual_seed(seed + member)
     torch.set_num_threads(2)
     rng = np.random.default_rng(seed)
-    stem = "crops_smoke.npz" if smoke else "crops.npz"
-    cache = work / "classifier" / spec.file(f"{spec.recipe}_{stem}")  # crops differ by recipe
+    cache = spec.crop_cache(work, smoke)
     cache.parent.mkdir(parents=True, exist_ok=True)
     started = time.time()
     if cache.exists():
@@ -286,6 +308,13 @@ def train_classifier(
             [np.zeros(len(synth[0]), bool)]
             + ([np.ones(len(parts[1][0]), bool)] if len(parts) > 1 else [])
         )
+        if base_crops is not None:
+            base = np.load(base_crops)
+            crops = np.concatenate([base["crops"], crops])
+            values = np.concatenate([base["values"], values])
+            colours = np.concatenate([base["colours"], colours])
+            is_real = np.concatenate([base["is_real"], is_real])
+            del base
         np.savez(cache, crops=crops, values=values, colours=colours, is_real=is_real)
     print(
         f"classifier: {len(crops)} crops ({int(is_real.sum())} real) in "
@@ -294,10 +323,12 @@ def train_classifier(
     # Real crops are few but they are the target domain: sample each 4x as often.
     weights = np.where(is_real, 4.0, 1.0)
     net = build_net(spec)
+    if init is not None:
+        net.load_state_dict(init.state_dict())
     optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps_per_epoch = max(1, len(crops) // 128 + (1 if len(crops) % 128 else 0))
     scheduler = torch.optim.lr_scheduler.OneCycleLR(
-        optimiser, max_lr=3e-3, total_steps=epochs * steps_per_epoch, pct_start=0.15
+        optimiser, max_lr=max_lr, total_steps=epochs * steps_per_epoch, pct_start=0.15
     )
     # The recipe tag keeps checkpoints of an earlier recipe from being resumed by this one.
     name = spec.file(

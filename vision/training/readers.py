@@ -43,6 +43,9 @@ def card_targets(label: str) -> tuple[int, int]:
 # Recipe 5 ("c5") adds 800 scenes of look 4 (pips near the indices, busy court art, finely
 # patterned backs; ``train_pieces.render_cards_real``) and mines up to 10 hard negatives a scene
 # with the recogniser's own passes (whole photo, tiles at the photo's pixels, zoomed out).
+# Recipe 6 ("c6") fine-tunes c5 for 6 epochs on c5's crops and those of 800 scenes of look 5
+# (real decks' backs: coloured diamonds between white lines, and hands lying face down;
+# ``train_pieces.render_cards_backs``): c5 read the real back as a joker.
 # Dominoes' recipe 3 ("d3") also reads round 3's scenes (photos from low down, dark leather),
 # which ``d2`` never saw, and mines its hard negatives with the rotated-box detector it serves.
 READER_SPECS = {
@@ -58,7 +61,11 @@ READER_SPECS = {
         "cards",
         (("rank", CARD_NONE + 1), ("suit", len(CARD_SUITS))),
         card_targets,
-        recipe="c5",
+        recipe="c6",
         crop_size=CARD_CROP,
+        base="c5",
+        base_looks=3,
+        finetune_epochs=6,
+        finetune_lr=1e-3,
     ),
 }

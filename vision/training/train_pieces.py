@@ -112,6 +112,15 @@ def render_cards_real(seed: int):
     return scene.image, scene.corner_labels()
 
 
+def render_cards_backs(seed: int):
+    """Look 4 with most decks' backs printed as real decks' are (coloured diamonds between
+    white lines) and hands lying face down (``look=5``): the real back was read as a joker."""
+    from datasets.cards_synth import render_scene
+
+    scene = render_scene(seed, look=5)
+    return scene.image, scene.corner_labels()
+
+
 @dataclass(frozen=True)
 class KindRecipe:
     kind: str
@@ -186,11 +195,13 @@ RECIPES = {
         # Reader c4: 1,200 scenes of decks in more fonts and 600 with flat-topped 3s, on top
         # of the detector's 1,600. Reader c5: and 800 scenes of look 4 (pips near the indices,
         # busy court art, fine backs), hard negatives mined with the recogniser's three
-        # detector passes, as it finds them (c4: the whole photo only, 6 a scene).
+        # detector passes, as it finds them (c4: the whole photo only, 6 a scene). Reader c6:
+        # c5 fine-tuned with 800 scenes of look 5 (real decks' diamond backs, face-down hands).
         reader_looks=(
             ("vision.training.train_pieces:render_cards_fonts", 1200),
             ("vision.training.train_pieces:render_cards_glyphs", 600),
             ("vision.training.train_pieces:render_cards_real", 800),
+            ("vision.training.train_pieces:render_cards_backs", 800),
         ),
         negative_tile_side=cards.TILE_SIDE,
         negative_zoom_out=cards.ZOOM_OUT,
@@ -477,14 +488,21 @@ def reader_items(
     tile_side: int | None = None,
     zoom_out: float | None = None,
     per_scene: int = 6,
+    looks: range | None = None,
+    rounds: bool = True,
 ) -> list:
     """The reader's training scenes (round 1 and, where made, rounds 2 and 3 and the reader's own),
     each with its labelled pieces plus up to ``per_scene`` hard negatives ("none"): boxes
     ``detector`` finds at a low threshold that overlap no labelled piece (IoU < 0.3), most
     confident first; in the whole photo, and with ``tile_side`` / ``zoom_out`` also in the
-    recogniser's other passes (``DetectorPasses``)."""
-    items = synth_items(work, split)
-    for extra in (R2_SYNTH, R3_SYNTH, *(p.name for p in sorted(work.glob(READER_SYNTH + "*")))):
+    recogniser's other passes (``DetectorPasses``). ``looks``: only these reader looks' scenes
+    (``reader_folder``; None: all made); ``rounds=False``: without the detector's rounds."""
+    if looks is None:
+        folders = [p.name for p in sorted(work.glob(READER_SYNTH + "*"))]
+    else:
+        folders = [reader_folder(index) for index in looks]
+    items = synth_items(work, split) if rounds else []
+    for extra in ((R2_SYNTH, R3_SYNTH) if rounds else ()) + tuple(folders):
         if (work / extra / split).is_dir():
             items += synth_items(work, split, extra)
     if not detector.is_file():
@@ -657,26 +675,63 @@ def main(argv: list[str] | None = None) -> int:
         from vision.training.readers import READER_SPECS
 
         spec = READER_SPECS[args.kind]
-        nets = [
-            train_classifier(
+
+        def items(looks: range | None, rounds: bool = True):
+            return lambda work, split: reader_items(
+                work,
+                split,
+                args.out / recipe.detector_onnx,
+                recipe.negative_tile_side,
+                recipe.negative_zoom_out,
+                recipe.negatives_per_scene,
+                looks=looks,
+                rounds=rounds,
+            )
+
+        nets = []
+        for member in range(args.reader_members):
+            base = spec.base_spec()
+            if base is None:
+                nets.append(
+                    train_classifier(
+                        work,
+                        args.reader_epochs,
+                        args.seed,
+                        items(None),
+                        lambda: [],
+                        smoke=args.smoke,
+                        member=member,
+                        spec=spec,
+                    )
+                )
+                continue
+            # A fine-tune: the base reader first (trained, resumed or loaded), then this one on
+            # the base's crops and those of the later reader looks.
+            first = train_classifier(
                 work,
                 args.reader_epochs,
                 args.seed,
-                lambda work, split: reader_items(
-                    work,
-                    split,
-                    args.out / recipe.detector_onnx,
-                    recipe.negative_tile_side,
-                    recipe.negative_zoom_out,
-                    recipe.negatives_per_scene,
-                ),
+                items(range(spec.base_looks)),
                 lambda: [],
                 smoke=args.smoke,
                 member=member,
-                spec=spec,
+                spec=base,
             )
-            for member in range(args.reader_members)
-        ]
+            nets.append(
+                train_classifier(
+                    work,
+                    1 if args.smoke else spec.finetune_epochs,
+                    args.seed,
+                    items(range(spec.base_looks, len(reader_looks)), rounds=False),
+                    lambda: [],
+                    smoke=args.smoke,
+                    member=member,
+                    spec=spec,
+                    init=first,
+                    base_crops=base.crop_cache(work, args.smoke),
+                    max_lr=spec.finetune_lr,
+                )
+            )
         export_classifier(nets, args.out / recipe.reader_onnx, spec=spec)
         print(f"reader: {args.out / recipe.reader_onnx} ({len(nets)} members)")
     print(f"train_pieces {args.kind}: done in {time.time() - started:.0f} s")
