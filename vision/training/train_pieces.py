@@ -688,50 +688,39 @@ def main(argv: list[str] | None = None) -> int:
                 rounds=rounds,
             )
 
+        base = spec.base_spec()
         nets = []
         for member in range(args.reader_members):
-            base = spec.base_spec()
+            common = dict(smoke=args.smoke, member=member)
             if base is None:
-                nets.append(
-                    train_classifier(
-                        work,
-                        args.reader_epochs,
-                        args.seed,
-                        items(None),
-                        lambda: [],
-                        smoke=args.smoke,
-                        member=member,
-                        spec=spec,
-                    )
+                net = train_classifier(
+                    work, args.reader_epochs, args.seed, items(None), list, spec=spec, **common
                 )
-                continue
-            # A fine-tune: the base reader first (trained, resumed or loaded), then this one on
-            # the base's crops and those of the later reader looks.
-            first = train_classifier(
-                work,
-                args.reader_epochs,
-                args.seed,
-                items(range(spec.base_looks)),
-                lambda: [],
-                smoke=args.smoke,
-                member=member,
-                spec=base,
-            )
-            nets.append(
-                train_classifier(
+            else:
+                # A fine-tune: the base reader first (trained, resumed or loaded), then this one
+                # on the base's crops and those of the later reader looks.
+                first = train_classifier(
+                    work,
+                    args.reader_epochs,
+                    args.seed,
+                    items(range(spec.base_looks)),
+                    list,
+                    spec=base,
+                    **common,
+                )
+                net = train_classifier(
                     work,
                     1 if args.smoke else spec.finetune_epochs,
                     args.seed,
                     items(range(spec.base_looks, len(reader_looks)), rounds=False),
-                    lambda: [],
-                    smoke=args.smoke,
-                    member=member,
+                    list,
                     spec=spec,
                     init=first,
                     base_crops=base.crop_cache(work, args.smoke),
                     max_lr=spec.finetune_lr,
+                    **common,
                 )
-            )
+            nets.append(net)
         export_classifier(nets, args.out / recipe.reader_onnx, spec=spec)
         print(f"reader: {args.out / recipe.reader_onnx} ({len(nets)} members)")
     print(f"train_pieces {args.kind}: done in {time.time() - started:.0f} s")
