@@ -17,9 +17,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "$want" > "$stamp"
 fi
 # Debian packages: chromium for the end-to-end web tests (Playwright downloads no browser) and the
-# fonts the synthetic tile generator draws with (datasets/tiles_synth.py FONT_NAMES: the same fonts
+# fonts the synthetic tile generators draw with (datasets/tiles_synth.py FONT_NAMES and
+# datasets/tile_printings.py FONT_FAMILIES: the same fonts
 # make the same training data; the shipped models were trained with exactly these).
-apt_packages="chromium fonts-dejavu-core fonts-dejavu-extra fonts-liberation"
+apt_packages="chromium fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf
+fonts-urw-base35 fonts-roboto-unhinted fonts-open-sans fonts-comfortaa"
 missing=""
 for package in $apt_packages; do
     dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"

@@ -324,8 +324,14 @@ def real_quad(image: np.ndarray, box) -> np.ndarray:
     return cv2.boxPoints((((x1 + x2) / 2, (y1 + y2) / 2), (fw, fh), theta))
 
 
-def build_obb_dataset(work: Path, real: list, real_copies: int, name: str = "det_obb") -> Path:
-    """YOLO-OBB data: the round-4 scenes with their true corners, plus the trainable real
+def build_obb_dataset(
+    work: Path,
+    real: list,
+    real_copies: int,
+    name: str = "det_obb",
+    synths: tuple[str, ...] = ("synth_obb",),
+) -> Path:
+    """YOLO-OBB data: the scenes of ``synths`` with their true corners, plus the trainable real
     photos with corners estimated from their boxes (``real_quad``)."""
     root = work / name
     for split in ("train", "val"):
@@ -340,10 +346,12 @@ def build_obb_dataset(work: Path, real: list, real_copies: int, name: str = "det
         lines = [line for q in quads if (line := obb_line(q, w, h))]
         (root / "labels" / split / f"{stem}.txt").write_text("".join(x + "\n" for x in lines))
 
-    for split in ("train", "val"):
-        for meta_path in sorted((work / OBB_SYNTH / split).glob("*.json")):
-            quads = json.loads(meta_path.read_text())["quads"]
-            write(split, f"s_{meta_path.stem}", meta_path.with_suffix(".jpg"), quads)
+    for synth in synths:
+        prefix = "s" if synth == OBB_SYNTH else f"s_{synth}"
+        for split in ("train", "val"):
+            for meta_path in sorted((work / synth / split).glob("*.json")):
+                quads = json.loads(meta_path.read_text())["quads"]
+                write(split, f"{prefix}_{meta_path.stem}", meta_path.with_suffix(".jpg"), quads)
     for image, pieces in real:
         bgr = cv2.imread(str(image))
         quads = [real_quad(bgr, box) for _label, box in pieces]
@@ -382,6 +390,52 @@ def train_obb_detector(
     )
 
 
+# Round 5 (issue 18): tiles standing in racks and tables of one set each, drawn from named
+# printings and rack styles, one printing and one rack style never drawn (``datasets.tiles_racks``).
+LOOK2_SYNTH = "synth_look2"
+LOOK2_RENDERER = "datasets.tiles_racks:render_training_scene"
+# Scenes of what training never sees, for the leave-one-out table (validation split only).
+HELD_OUT_SETS = {
+    "heldout_printing": "datasets.tiles_racks:render_held_out_printing_scene",
+    "heldout_rack": "datasets.tiles_racks:render_held_out_rack_scene",
+}
+
+
+def train_rack_detector(
+    work: Path,
+    out: Path,
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    seed: int,
+    real_items,
+    export_imgsz: int,
+) -> None:
+    """Round 5: round 4's rotated-box detector fine-tuned on the look-2 scenes (racks, one set
+    per photo), the first round-4 scenes (tables of the older printings, so they are not
+    forgotten) and the trainable real photos; exported as ``tile_detector.onnx``."""
+    data_yaml = build_obb_dataset(
+        work, real_items(), real_copies=3, name="det_r5", synths=(LOOK2_SYNTH, OBB_SYNTH)
+    )
+    _train_and_export(
+        "detector r5",
+        work / "runs" / "detector_r5",
+        str(work / "runs" / "detector_obb" / "weights" / "best.pt"),
+        data_yaml,
+        out,
+        epochs,
+        imgsz,
+        batch,
+        seed,
+        export_imgsz,
+        optimizer="AdamW",
+        lr0=0.0005,
+        lrf=0.1,
+        warmup_epochs=0.5,
+        degrees=15.0,
+    )
+
+
 def rotated_round(work: Path) -> dict[str, object]:
     """The training arguments of a rotated-box round (tiles and dominoes): the backbone and
     neck from round 3's best detector in ``work``, AdamW at 0.001 decaying to a tenth, one
@@ -400,11 +454,12 @@ def rotated_round(work: Path) -> dict[str, object]:
 
 
 def classifier_items(work: Path, split: str) -> list:
-    """The classifier's scenes: the base set and, where made, the round-4 scenes (recipe
-    "r4": diagonal rows and crowded piles of the current generator)."""
-    items = synth_items(work, split)
-    if (work / OBB_SYNTH / split).is_dir():
-        items += synth_items(work, split, OBB_SYNTH)
+    """The classifier's scenes: the base set, the round-4 scenes (diagonal rows and crowded
+    piles) and the look-2 scenes (racks, one set per photo), each where made."""
+    items = []
+    for name in ("synth", OBB_SYNTH, LOOK2_SYNTH):
+        if (work / name / split).is_dir():
+            items += synth_items(work, split, name)
     return items
 
 
@@ -425,6 +480,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--obb-scenes", type=int, default=600, help="round-4 (rotated) scenes")
     parser.add_argument("--obb-val-scenes", type=int, default=60)
     parser.add_argument("--obb-epochs", type=int, default=14, help="rotated-box detector")
+    parser.add_argument("--r5-scenes", type=int, default=800, help="round-5 (racks) scenes")
+    parser.add_argument("--r5-val-scenes", type=int, default=60)
+    parser.add_argument("--r5-epochs", type=int, default=6, help="round-5 detector fine-tune")
+    parser.add_argument("--held-out-scenes", type=int, default=60, help="per left-out set")
     parser.add_argument("--det-imgsz", type=int, default=384, help="training image size")
     parser.add_argument("--det-export-imgsz", type=int, default=512, help="ONNX input size")
     parser.add_argument("--cls-epochs", type=int, default=40)
@@ -436,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
         args.scenes, args.val_scenes, args.det_epochs, args.cls_epochs = 6, 2, 1, 1
         args.r3_scenes, args.r3_val_scenes, args.r3_epochs = 4, 2, 1
         args.obb_scenes, args.obb_val_scenes, args.obb_epochs = 4, 2, 1
+        args.r5_scenes, args.r5_val_scenes, args.r5_epochs, args.held_out_scenes = 4, 2, 1, 2
         args.cls_members = 1
         args.det_imgsz = args.det_export_imgsz = 160
     started = time.time()
@@ -455,12 +515,32 @@ def main(argv: list[str] | None = None) -> int:
                 name=OBB_SYNTH,
                 renderer=OBB_RENDERER,
             )
+        if args.r5_epochs:
+            generate(
+                args.work,
+                args.r5_scenes,
+                args.r5_val_scenes,
+                args.seed + 5,
+                name=LOOK2_SYNTH,
+                renderer=LOOK2_RENDERER,
+            )
+            for k, (name, renderer) in enumerate(HELD_OUT_SETS.items()):
+                seed = args.seed + 6 + k
+                generate(args.work, 0, args.held_out_scenes, seed, name=name, renderer=renderer)
     if args.stage in ("all", "detector"):
-        # With a round 4, rounds 1 and 3 are steps towards it and are not shipped.
-        det_out = args.work / "intermediate" if args.obb_epochs and args.r3_epochs else args.out
+        # Rounds before the last are steps towards it: exported to intermediate/, not shipped.
+        final = "r1"
+        if args.r3_epochs:
+            final = "r3"
+            if args.obb_epochs:
+                final = "r5" if args.r5_epochs else "r4"
+
+        def det_out(name: str) -> Path:
+            return args.out if name == final else args.work / "intermediate"
+
         train_detector(
             args.work,
-            det_out,
+            det_out("r1"),
             args.det_epochs,
             args.det_imgsz,
             16,
@@ -471,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.r3_epochs:
             finetune_detector(
                 args.work,
-                det_out,
+                det_out("r3"),
                 args.r3_epochs,
                 args.det_imgsz,
                 16,
@@ -482,8 +562,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.obb_epochs and args.r3_epochs:
             train_obb_detector(
                 args.work,
-                args.out,
+                det_out("r4"),
                 args.obb_epochs,
+                args.det_imgsz,
+                16,
+                args.seed,
+                real_items,
+                export_imgsz=args.det_export_imgsz,
+            )
+        if final == "r5":
+            train_rack_detector(
+                args.work,
+                det_out("r5"),
+                args.r5_epochs,
                 args.det_imgsz,
                 16,
                 args.seed,
