@@ -3,7 +3,7 @@
 The result is the CLI's JSON object without "image"::
 
     {"kind": "tiles", "pieces": [{"label", "bbox": [x1, y1, x2, y2], "confidence",
-      "alternatives": [[label, p], ...]}], "melds": [[i, ...], ...], "ms": 12.3}
+      "alternatives": [[label, p], ...], "sure": bool}], "melds": [[i, ...], ...], "ms": 12.3}
 
 ``image`` is a path, encoded bytes, or an HxWx3 uint8 numpy array in RGB order (pass
 ``channels="bgr"`` for OpenCV arrays). EXIF orientation is applied first; boxes are in the pixels
@@ -30,11 +30,14 @@ __all__ = ["KINDS", "ImageError", "Recogniser", "RecogniserUnavailable", "get_re
 class Recogniser(Protocol):
     kind: str
 
-    def recognise(self, image, channels: str = "rgb") -> dict: ...
+    def recognise(self, image, channels: str = "rgb", set_name: str | None = None) -> dict: ...
 
 
-# Dominoes also take ``set_name`` ("double-six", "double-nine", "double-twelve"): see
-# vision/dominoes.py. Cards report each card once, with its visible corner boxes as "corners".
+# One class for every kind (``vision.pipeline.Recogniser``), its settings in ``vision/kinds.py``
+# (KINDS here is their names, kept without importing them: the CLI starts without OpenCV).
+# ``set_name`` limits labels to a set where the kind has sets (dominoes: "double-six",
+# "double-nine", "double-twelve"); otherwise it raises ``vision.errors.UnknownSet``. Cards
+# report each card once, with its visible corner boxes as "corners".
 
 
 _lock = threading.Lock()
@@ -51,19 +54,9 @@ if hasattr(os, "register_at_fork"):
 
 
 def _build(kind: str) -> Recogniser:
-    if kind == "tiles":
-        from vision.tiles import TileRecogniser
+    from vision.pipeline import Recogniser as KindRecogniser
 
-        return TileRecogniser()
-    if kind == "dominoes":
-        from vision.dominoes import DominoRecogniser
-
-        return DominoRecogniser()
-    if kind == "cards":
-        from vision.cards import CardRecogniser
-
-        return CardRecogniser()
-    raise RecogniserUnavailable(f"unknown piece kind {kind!r}: use one of {', '.join(KINDS)}")
+    return KindRecogniser(kind)  # RecogniserUnavailable for an unknown kind or a missing model
 
 
 def get_recogniser(kind: str) -> Recogniser:

@@ -1,23 +1,18 @@
-"""The shared shape of the domino and card recognisers: a class-agnostic detector finds the
-pieces (dominoes) or their corner indices (cards), and a small two-head reader reads a crop cut
-square to each box from the full-resolution photo, as is and turned half a turn (averaged)."""
+"""The shared steps of every recogniser (``vision/pipeline.py``): a class-agnostic detector
+finds the pieces (tiles, dominoes) or their corner indices (cards) in up to three passes
+(``DetectorPasses``), and a small two-head reader reads a crop cut square to each box from the
+full-resolution photo, as is and turned half a turn (averaged), with more looks at some boxes
+(``read_boxes``); ``drop_repeats`` keeps one report per piece."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.crops import cut_crop, read_half_turns, tile_angle
-from vision.detector import Detection, OnnxDetector, open_session
-from vision.errors import RecogniserUnavailable
-
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
-WHOLE_PHOTO_SCORE = 0.5  # the "detector score" of a whole photo read as one piece
-SINGLE_PIECE_NONE = 0.2  # see DetectAndRead.read
-REPEAT_OVERLAP = 0.5  # see drop_repeats
+from vision.detector import Detection, OnnxDetector
 
 
 @dataclass(frozen=True)
@@ -120,112 +115,101 @@ class DetectorPasses:
         return found
 
 
-class DetectAndRead(DetectorPasses):
-    """Loads ``detector_file`` and ``reader_file`` from ``models_dir``; ``read`` runs both."""
+@dataclass(frozen=True)
+class Passes:
+    """Where the detector looks (``DetectorPasses.detect``): its score threshold and NMS IoU,
+    and the optional zoomed-out and tiled passes."""
 
-    def __init__(self, models_dir: Path, detector_file: str, reader_file: str, kind: str):
-        paths = [Path(models_dir) / detector_file, Path(models_dir) / reader_file]
-        for path in paths:
-            if not path.is_file():
-                raise RecogniserUnavailable(
-                    f"{kind} cannot be read from photos yet: the model {path.name} is missing "
-                    f"(train it with `python -m vision.training.train_pieces --kind {kind} "
-                    "--out models`)"
-                )
-        super().__init__(OnnxDetector(paths[0]))
-        self.reader = open_session(paths[1])
-        shape = self.reader.get_inputs()[0].shape
-        self.crop_size = int(shape[2]) if isinstance(shape[2], int) else 64
-        self.single_piece_none = SINGLE_PIECE_NONE
-        # Degrees (None: off): a box whose estimated angle is further than this from its axes
-        # is also read cut square to the box, and the surer reading kept (``read_boxes``); a
-        # rotated box's own angle is not estimated and gets no second look.
-        self.second_look_angle: float | None = None
-        # Degrees (None: off): a rotated box whose angle is further than this from the angle
-        # estimated from its edges is also read cut at the estimate.
-        self.estimate_look_angle: float | None = None
-        # Degrees: every box is also read cut turned by each of these, the surest reading kept.
-        self.turned_looks: tuple[float, ...] = ()
-        # ... only boxes whose reading is less sure than this, of a piece and of "none".
-        self.turned_looks_below: float = 1.0
+    score: float
+    iou: float = 0.6
+    zoom_out: float | None = None
+    tile_side: int | None = None
 
-    def read(
-        self,
-        bgr: np.ndarray,
-        conf: float,
-        iou: float = 0.6,
-        zoom_out: float | None = None,
-        whole_photo: bool = False,
-        tile_side: int | None = None,
-    ) -> list[Reading]:
-        """Detect and read. ``whole_photo``: a photo shaped like one piece may be a tight crop
-        of a single piece, which fills the frame unlike anything the detector learned (it finds
-        nothing, or parts of it: a half, a pip). Such a photo is also read whole, and it is that
-        one piece when the reader is sure the whole photo is a piece ("none" below
-        ``SINGLE_PIECE_NONE``; on synthetic crops "none" is below 0.15 for 78 of 80, on
-        portrait table photos never below 0.36). Otherwise the detections stand; when there
-        are none, the whole reading is returned and its "none" class decides."""
-        detections = self.detect(bgr, conf, iou, zoom_out, tile_side)
-        h, w = bgr.shape[:2]
-        if whole_photo and _piece_shaped(w, h):
-            whole = Detection((0.0, 0.0, float(w), float(h)), WHOLE_PHOTO_SCORE, 0)
-            reading = self.read_boxes(bgr, [whole])[0]
-            if reading.none < self.single_piece_none or not detections:
-                return [reading]
-        return self.read_boxes(bgr, detections)
 
-    def read_boxes(self, bgr: np.ndarray, detections: list[Detection]) -> list[Reading]:
-        """Read the given boxes (detected, or known: a test's true boxes, a user's box)."""
-        if not detections:
-            return []
-        # A rotated box gives the piece's angle; otherwise it is estimated from the edges.
-        angles = [
-            (d.rotated[2] + 45) % 90 - 45 if d.rotated is not None else tile_angle(bgr, d.box)
-            for d in detections
+@dataclass(frozen=True)
+class Looks:
+    """How each box is read (``read_boxes``).
+
+    - ``angle``: the angle a box is cut at: ``"box"``, a rotated box's own angle (the edge
+      estimate for a box without one); ``"edges"``, always the angle estimated from the edges
+      around the box (``vision.crops.tile_angle``);
+    - ``square_beyond`` (degrees, None: off): a box without a rotated box whose estimated angle
+      is further than this from its axes is also read cut square to the box;
+    - ``estimate_beyond`` (degrees, None: off): a rotated box whose angle is further than this
+      from the angle estimated from its edges is also read cut at the estimate;
+    - ``turned`` (degrees): a box read less surely than ``turned_below`` (of a piece and of
+      "none") is also read cut at its angle turned by each of these.
+
+    Of all looks at a box, the surest reading is kept."""
+
+    angle: str = "box"
+    square_beyond: float | None = None
+    estimate_beyond: float | None = None
+    turned: tuple[float, ...] = ()
+    turned_below: float = 1.0
+
+
+def reader_crop_size(reader, default: int = 64) -> int:
+    """The square crop side a reader session takes (``default`` when its input is dynamic)."""
+    shape = reader.get_inputs()[0].shape
+    return int(shape[2]) if isinstance(shape[2], int) else default
+
+
+def read_boxes(
+    reader, bgr: np.ndarray, detections: list[Detection], crop_size: int, looks: Looks = Looks()
+) -> list[Reading]:
+    """Read the given boxes (detected, or known: a test's true boxes, a user's box) with a
+    two-head ``reader``: each box's crop cut square to the piece, read as is and turned half a
+    turn (averaged), with the extra ``looks``."""
+    if not detections:
+        return []
+    # A rotated box gives the piece's angle; otherwise it is estimated from the edges.
+    angles = [
+        (d.rotated[2] + 45) % 90 - 45
+        if d.rotated is not None and looks.angle == "box"
+        else tile_angle(bgr, d.box)
+        for d in detections
+    ]
+
+    def cut(boxes_and_angles) -> list[np.ndarray]:
+        """The crops of (box index, angle to cut at)."""
+        return [cut_crop(bgr, detections[i].box, crop_size, theta=t) for i, t in boxes_and_angles]
+
+    crops = cut(list(enumerate(angles)))
+    # More looks at some boxes, as (box index, angle to cut at); the surest reading is kept.
+    extra: list[tuple[int, float]] = []
+    # Where the angle estimate is far from the box's axes, the box may be right and the
+    # estimate wrong (round pips outweigh a domino's sides): the box is also read square.
+    limit = looks.square_beyond
+    if limit is not None:
+        extra += [
+            (i, 0.0)
+            for i, (d, a) in enumerate(zip(detections, angles, strict=True))
+            if d.rotated is None and abs(a) > limit
         ]
-        crops = self._cut(bgr, detections, list(enumerate(angles)))
-        # More looks at some boxes, as (box index, angle to cut at); the surest reading is kept.
-        looks: list[tuple[int, float]] = []
-        # Where the angle estimate is far from the box's axes, the box may be right and the
-        # estimate wrong (round pips outweigh a domino's sides): the box is also read square.
-        limit = self.second_look_angle
-        if limit is not None:
-            looks += [
-                (i, 0.0)
-                for i, (d, a) in enumerate(zip(detections, angles, strict=True))
-                if d.rotated is None and abs(a) > limit
-            ]
-        # A rotated box's angle can be off where the edges are clear (a lone domino at 45
-        # degrees boxed at 21): where the edge estimate disagrees by more than
-        # ``estimate_look_angle``, the crop at the estimated angle is read too.
-        limit = self.estimate_look_angle
-        if limit is not None:
-            for i, (d, a) in enumerate(zip(detections, angles, strict=True)):
-                if d.rotated is not None:
-                    estimate = tile_angle(bgr, d.box)
-                    if abs((estimate - a + 45) % 90 - 45) > limit:
-                        looks.append((i, estimate))
-        m = len(detections)  # the extra looks' crops follow the detections' own
-        first, second = read_half_turns(self.reader, crops + self._cut(bgr, detections, looks))
-        readings = [
-            Reading(d, f, s) for d, f, s in zip(detections, first[:m], second[:m], strict=True)
-        ]
-        readings = _surest(readings, looks, first[m:], second[m:])
-        # A box still read unsurely is also read cut at its angle turned by each of
-        # ``turned_looks`` degrees: a small piece's angle (a card's corner index in a fan) is
-        # estimated roughly. Sure readings (of a piece or of "none") are not read again.
-        unsure = [
-            i for i, r in enumerate(readings) if max(r.none, _sureness(r)) < self.turned_looks_below
-        ]
-        looks = [(i, angles[i] + turn) for turn in self.turned_looks for i in unsure]
-        if looks:
-            first, second = read_half_turns(self.reader, self._cut(bgr, detections, looks))
-            readings = _surest(readings, looks, first, second)
-        return readings
-
-    def _cut(self, bgr: np.ndarray, detections: list[Detection], looks) -> list[np.ndarray]:
-        """The crops of ``looks``: (box index, angle to cut at)."""
-        return [cut_crop(bgr, detections[i].box, self.crop_size, theta=t) for i, t in looks]
+    # A rotated box's angle can be off where the edges are clear (a lone domino at 45
+    # degrees boxed at 21): where the edge estimate disagrees by more than
+    # ``estimate_beyond``, the crop at the estimated angle is read too.
+    limit = looks.estimate_beyond
+    if limit is not None:
+        for i, (d, a) in enumerate(zip(detections, angles, strict=True)):
+            if d.rotated is not None:
+                estimate = tile_angle(bgr, d.box)
+                if abs((estimate - a + 45) % 90 - 45) > limit:
+                    extra.append((i, estimate))
+    m = len(detections)  # the extra looks' crops follow the detections' own
+    first, second = read_half_turns(reader, crops + cut(extra))
+    readings = [Reading(d, f, s) for d, f, s in zip(detections, first[:m], second[:m], strict=True)]
+    readings = _surest(readings, extra, first[m:], second[m:])
+    # A box still read unsurely is also read cut at its angle turned by each of ``turned``
+    # degrees: a small piece's angle (a card's corner index in a fan) is estimated roughly.
+    # Sure readings (of a piece or of "none") are not read again.
+    unsure = [i for i, r in enumerate(readings) if max(r.none, _sureness(r)) < looks.turned_below]
+    extra = [(i, angles[i] + turn) for turn in looks.turned for i in unsure]
+    if extra:
+        first, second = read_half_turns(reader, cut(extra))
+        readings = _surest(readings, extra, first, second)
+    return readings
 
 
 def _surest(readings: list[Reading], looks, first: np.ndarray, second: np.ndarray) -> list:
@@ -245,9 +229,7 @@ def _sureness(reading: Reading) -> float:
     return float(reading.first[:-1].max() * reading.second.max())
 
 
-def drop_repeats(
-    pieces: list[dict], overlap: float = REPEAT_OVERLAP, any_label: bool = False
-) -> list[dict]:
+def drop_repeats(pieces: list[dict], overlap: float = 0.5, any_label: bool = False) -> list[dict]:
     """One report per piece: a reading with the same label as a more confident one whose box
     shares more than ``overlap`` of the smaller box is that piece found twice (by two passes of
     the detector, or two boxes on one tile); two pieces with one label lie side by side, never
@@ -305,32 +287,3 @@ def _suppress(detections: list[Detection], conf: float, iou: float) -> list[Dete
     xywh = [[d.box[0], d.box[1], d.box[2] - d.box[0], d.box[3] - d.box[1]] for d in detections]
     keep = cv2.dnn.NMSBoxes(xywh, [d.score for d in detections], conf, iou)
     return [detections[i] for i in np.array(keep, int).reshape(-1)]
-
-
-def _piece_shaped(w: int, h: int) -> bool:
-    """A photo shaped like a domino (about 1:2) may be a tight crop of one piece. A 4:3 photo
-    never is; a 16:9 one is, and then the reader decides (``DetectAndRead.read``)."""
-    return 0.38 <= min(w, h) / max(w, h) <= 0.62
-
-
-def clip_box(box, scale: float, width: int, height: int) -> list[float]:
-    """A detector box (in the decoded image) in the pixels of the image as displayed."""
-    x1, y1, x2, y2 = (round(v * scale, 1) for v in box)
-    return [min(x1, width), min(y1, height), min(x2, width), min(y2, height)]
-
-
-MAX_ALTERNATIVES = 3
-
-
-def piece_entry(ranked: list[tuple[str, float]], reading: Reading, loaded) -> dict:
-    """One reported piece: the best label, its box in the displayed image, its confidence
-    (probability x detector score^(1/4)) and up to 3 alternatives with probability >= 0.01."""
-    label, p = ranked[0]
-    return {
-        "label": label,
-        "bbox": clip_box(reading.detection.box, loaded.scale, loaded.width, loaded.height),
-        "confidence": round(p * reading.detection.score**0.25, 4),
-        "alternatives": [
-            [alt, round(q, 4)] for alt, q in ranked[1 : 1 + MAX_ALTERNATIVES] if q >= 0.01
-        ],
-    }

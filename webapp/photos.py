@@ -7,10 +7,11 @@ message whether or not a recogniser is installed: empty file, not an image, a de
 machine has few cores and the recogniser already uses them all.
 
 Dominoes are read for the game's set (``set_name``, see ``domino_set_name``): a photo for a
-double-nine game is never labelled 10-12. The set goes only to a recogniser whose ``recognise``
-takes ``set_name`` (tiles, cards and test stand-ins do not). If the recogniser does not know the
-set (``vision.errors.UnknownSet``) the photo is read again with no set (every domino 0-12) and
-the scorer then names any piece outside the game's set; it is never a 500.
+double-nine game is never labelled 10-12. The set goes only to a domino recogniser whose
+``recognise`` takes ``set_name`` (test stand-ins may not); tiles and cards never get one. If the
+recogniser does not know the set (``vision.errors.UnknownSet``) the photo is read again with no
+set (every domino 0-12) and the scorer then names any piece outside the game's set; it is never
+a 500.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.cards import merge_corners, ranked_labels
+from vision.cards import merge_corners
+from vision.kinds import CARDS
 from vision.labels import CARD_NONE, CARD_SUITS, card_label, split_card_label
 
 
@@ -44,5 +45,5 @@ def test_labels_round_trip_and_rank_without_none():
     rank = np.zeros(CARD_NONE + 1)
     rank[11], rank[CARD_NONE] = 0.3, 0.7  # Q, and "not a card" (dropped before ranking)
     suit = np.array([0.1, 0.1, 0.7, 0.1])
-    best, p = ranked_labels(rank, suit)[0]
+    best, p = CARDS.heads.rank(rank, suit)[0]
     assert best == "QH" and abs(p - 0.7) < 1e-9 and len(CARD_SUITS) == 4

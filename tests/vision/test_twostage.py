@@ -1,4 +1,4 @@
-"""The shared detect-and-read stages: tiling a photo for small pieces, second looks."""
+"""The shared detect and read steps: tiling a photo for small pieces, more looks at a box."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from vision import twostage
 from vision.detector import Detection
-from vision.twostage import DetectAndRead, _tile_starts
+from vision.twostage import Looks, _tile_starts, read_boxes
 
 
 @pytest.mark.parametrize("length", [640, 641, 1000, 1067, 1600, 2399])
@@ -46,26 +46,19 @@ class _Reader:
 
 @pytest.mark.parametrize("angle, second_look", [(30.0, True), (-20.0, True), (10.0, False)])
 def test_a_box_far_from_its_estimated_angle_is_read_square_too(monkeypatch, angle, second_look):
-    """An angle estimate more than ``second_look_angle`` off the box's axes may be wrong (round
+    """An angle estimate more than ``square_beyond`` off the box's axes may be wrong (round
     pips outweigh a domino's sides): the box is read cut square too, the surer reading kept."""
-    stages = DetectAndRead.__new__(DetectAndRead)
-    stages.crop_size = 32
-    stages.second_look_angle = 15.0
-    stages.estimate_look_angle = None
-    stages.turned_looks = ()
-    stages.turned_looks_below = 1.0
-    stages.reader = _Reader(estimated=2)
+    reader = _Reader(estimated=2)
     monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: angle)
     boxes = [Detection((10.0, 10.0, 50.0, 30.0), 0.9, 0), Detection((60, 10, 100, 30), 0.8, 0)]
-    readings = stages.read_boxes(np.full((64, 128, 3), 200, np.uint8), boxes)
+    image = np.full((64, 128, 3), 200, np.uint8)
+    readings = read_boxes(reader, image, boxes, 32, Looks(square_beyond=15.0))
     assert [r.detection for r in readings] == boxes
     for reading in readings:
         assert int(reading.first.argmax()) == (1 if second_look else 0)
-    stages.second_look_angle = None  # off: only the estimated angle is read
-    assert all(
-        int(r.first.argmax()) == 0
-        for r in stages.read_boxes(np.zeros((64, 128, 3), np.uint8), boxes)
-    )
+    # off: only the estimated angle is read
+    readings = read_boxes(reader, np.zeros((64, 128, 3), np.uint8), boxes, 32, Looks())
+    assert all(int(r.first.argmax()) == 0 for r in readings)
 
 
 @pytest.mark.parametrize("estimate, extra_look", [(30.0, True), (-25.0, True), (12.0, False)])
@@ -73,38 +66,47 @@ def test_a_rotated_box_far_from_its_edges_angle_is_read_at_the_estimate_too(
     monkeypatch, estimate, extra_look
 ):
     """A rotated box's angle (here 0 and 90 degrees: one fold) more than
-    ``estimate_look_angle`` off the angle estimated from the edges is also read cut at the
+    ``estimate_beyond`` off the angle estimated from the edges is also read cut at the
     estimate, and the surer reading kept; the square second look stays for unrotated boxes."""
-    stages = DetectAndRead.__new__(DetectAndRead)
-    stages.crop_size = 32
-    stages.second_look_angle = 15.0
-    stages.estimate_look_angle = 20.0
-    stages.turned_looks = ()
-    stages.turned_looks_below = 1.0
-    stages.reader = _Reader(estimated=2)
+    reader = _Reader(estimated=2)
     monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: estimate)
     boxes = [
         rotated_detection(30, 20, 40, 20, 0.0, 0.9),
         rotated_detection(80, 20, 20, 40, 90.0, 0.8),
     ]
-    readings = stages.read_boxes(np.full((64, 128, 3), 200, np.uint8), boxes)
+    image = np.full((64, 128, 3), 200, np.uint8)
+    looks = Looks(square_beyond=15.0, estimate_beyond=20.0)
+    readings = read_boxes(reader, image, boxes, 32, looks)
     assert [r.detection for r in readings] == boxes
     assert all(int(r.first.argmax()) == (1 if extra_look else 0) for r in readings)
-    stages.estimate_look_angle = None  # off: only the rotated box's angle is read
-    readings = stages.read_boxes(np.full((64, 128, 3), 200, np.uint8), boxes)
+    # off: only the rotated box's angle is read
+    readings = read_boxes(reader, image, boxes, 32, Looks(square_beyond=15.0))
     assert all(int(r.first.argmax()) == 0 for r in readings)
 
 
+def test_edges_looks_cut_a_rotated_box_at_its_estimated_angle(monkeypatch):
+    """``Looks(angle="edges")`` (tiles): the crop's angle is the edge estimate even where the
+    detector gave a rotated box."""
+    monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: 7.0)
+    thetas = []
+    cut = twostage.cut_crop
+
+    def recording_cut(image, box, size, theta=None):
+        thetas.append(theta)
+        return cut(image, box, size, theta=theta)
+
+    monkeypatch.setattr(twostage, "cut_crop", recording_cut)
+    boxes = [rotated_detection(30, 20, 40, 20, 30.0, 0.9)]
+    image = np.full((64, 128, 3), 200, np.uint8)
+    read_boxes(_Reader(estimated=1), image, boxes, 32, Looks(angle="edges"))
+    read_boxes(_Reader(estimated=1), image, boxes, 32, Looks())
+    assert thetas == [7.0, 30.0]
+
+
 def test_turned_looks_read_every_box_cut_turned_and_keep_the_surest(monkeypatch):
-    """With ``turned_looks`` each box is also cut at its angle turned by each of them (a card
+    """With ``turned`` looks each box is also cut at its angle turned by each of them (a card
     index's rough angle estimate), and the surest reading is kept."""
-    stages = DetectAndRead.__new__(DetectAndRead)
-    stages.crop_size = 32
-    stages.second_look_angle = None
-    stages.estimate_look_angle = None
-    stages.turned_looks = (10.0, -10.0)
-    stages.turned_looks_below = 1.0
-    stages.reader = _Reader(estimated=2)
+    reader = _Reader(estimated=2)
     monkeypatch.setattr(twostage, "tile_angle", lambda _image, _box: 3.0)
     thetas = []
     cut = twostage.cut_crop
@@ -115,11 +117,11 @@ def test_turned_looks_read_every_box_cut_turned_and_keep_the_surest(monkeypatch)
 
     monkeypatch.setattr(twostage, "cut_crop", recording_cut)
     boxes = [Detection((10.0, 10.0, 50.0, 30.0), 0.9, 0), Detection((60, 10, 100, 30), 0.8, 0)]
-    readings = stages.read_boxes(np.full((64, 128, 3), 200, np.uint8), boxes)
+    image = np.full((64, 128, 3), 200, np.uint8)
+    readings = read_boxes(reader, image, boxes, 32, Looks(turned=(10.0, -10.0)))
     assert thetas == [3.0, 3.0, 13.0, 13.0, -7.0, -7.0]
     assert all(int(r.first.argmax()) == 1 for r in readings)
-    stages.turned_looks = ()
-    readings = stages.read_boxes(np.full((64, 128, 3), 200, np.uint8), boxes)
+    readings = read_boxes(reader, image, boxes, 32, Looks())
     assert all(int(r.first.argmax()) == 0 for r in readings)
 
 
@@ -160,9 +162,9 @@ def test_detector_passes_alone_find_what_the_recogniser_finds(cards):
     from vision.twostage import DetectorPasses
 
     photo = render_scene(3, size=(1400, 1050)).image
-    passes = DetectorPasses(cards.stages.detector)
+    passes = DetectorPasses(cards.detector)
     alone = passes.detect(photo, 0.25, zoom_out=ZOOM_OUT, tile_side=TILE_SIDE)
-    full = cards.stages.detect(photo, 0.25, zoom_out=ZOOM_OUT, tile_side=TILE_SIDE)
+    full = cards.passes.detect(photo, 0.25, zoom_out=ZOOM_OUT, tile_side=TILE_SIDE)
     assert alone and [d.box for d in alone] == [d.box for d in full]
     whole = passes.detect(photo, 0.25)
     assert len(whole) < len(alone)  # the tiles find small indices the whole photo misses

@@ -1,0 +1,339 @@
+"""One recogniser for every piece kind: detect -> read -> group, each kind's settings as data.
+
+``Recogniser(settings)`` runs the same steps for tiles, dominoes and cards; what differs is a
+``KindSettings`` (``vision/kinds.py``: model files, detector passes, looks, thresholds, label
+vocabulary, grouping, sure rule). A new printing or piece kind is a new ``KindSettings`` and its
+model files, not a new module.
+
+1. **Load** the photo (``vision/imageio.py``): boxes are reported in the pixels of the image as
+   displayed.
+2. **Detect** (``DetectorPasses``): the whole photo, optionally zoomed out and in tiles, merged
+   by NMS (``KindSettings.passes``); then the kind's own box filter, if any (``drop_boxes``).
+3. **Read** (``vision.twostage.read_boxes``): a crop cut square to each box, read as is and
+   turned half a turn (averaged), with the kind's extra ``looks``. A photo shaped like one
+   piece may also be read whole (``whole_photo``).
+4. **Label**: a reading whose "none" class is at least ``none_drop`` is dropped; the labels are
+   ranked from the two heads (``Heads.rank``); a reading whose best label (among the whole
+   vocabulary, before a set limits it) has probability x detector score^(1/4) under
+   ``report_floor`` is not reported. With a set (``set_name``) the label is the most likely one
+   the set contains, and its probability stays the one among all labels.
+   ``confidence`` = that probability x detector score^(1/4); ``alternatives`` are the next
+   ``MAX_ALTERNATIVES`` labels with probability >= ``ALTERNATIVE_FLOOR``.
+5. **Once per piece** (``drop_repeats``): one piece found on two boxes is reported once.
+6. **Group** (``KindSettings.group``): pieces into melds (rows, chains, hands); cards first
+   merge the corner indices of one card into that card.
+7. **Sure**: every piece gets ``"sure": score >= sure_threshold``, its score named by
+   ``sure_score`` (``SURENESS``); the threshold is chosen by ``meldcam calibrate``
+   (``vision/calibrate.py``) so that at least 99.5 % of sure pieces are right.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from vision.detector import Detection, OnnxDetector, open_session
+from vision.errors import RecogniserUnavailable, UnknownSet
+from vision.imageio import load_image
+from vision.twostage import (
+    DetectorPasses,
+    Looks,
+    Passes,
+    Reading,
+    drop_repeats,
+    moved_rotated,
+    read_boxes,
+    reader_crop_size,
+)
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+# The output contract, the same for every kind.
+MAX_ALTERNATIVES = 3
+ALTERNATIVE_FLOOR = 0.01
+
+__all__ = [
+    "MODELS_DIR",
+    "SURENESS",
+    "Heads",
+    "KindSettings",
+    "Looks",
+    "Passes",
+    "Recogniser",
+    "WholePhoto",
+]
+
+
+@dataclass(frozen=True)
+class Heads:
+    """A two-head reader's label vocabulary.
+
+    ``first``: the first head's classes, before its last one ("none": not a piece); ``second``:
+    the second head's. A label is ``label.format(first=..., second=...)``. ``alone``: first-head
+    classes that are a label by themselves (class, label), whatever the second head says (a
+    joker has no colour). ``pairs``: the heads read the smaller and the larger of an unordered
+    pair (a domino's halves), and the labels are the pairs first <= second."""
+
+    first: tuple[str, ...]
+    second: tuple[str, ...]
+    label: str
+    alone: tuple[tuple[str, str], ...] = ()
+    pairs: bool = False
+
+    def rank(self, first: np.ndarray, second: np.ndarray) -> list[tuple[str, float]]:
+        """Every label with its probability, most likely first (ties in vocabulary order),
+        renormalised without the "none" class."""
+        n = len(self.first)
+        real = first[:n] / max(1e-9, float(first[:n].sum()))
+        alone, pairs = _labels(self)
+        if self.pairs:
+            joint = np.triu(np.outer(real, second[: len(self.second)]))
+            joint = joint / max(1e-12, float(joint.sum()))
+            scored = [(label, float(joint[i, j])) for i, j, label in pairs]
+        else:
+            scored = [(label, float(real[i])) for i, label in alone]
+            scored += [(label, float(real[i] * second[j])) for i, j, label in pairs]
+        scored.sort(key=lambda item: -item[1])
+        return scored
+
+    def vocabulary(self) -> list[str]:
+        alone, pairs = _labels(self)
+        return [label for _i, label in alone] + [label for _i, _j, label in pairs]
+
+
+@lru_cache(maxsize=16)
+def _labels(heads: Heads):
+    """(alone: [(first index, label)], pairs: [(first index, second index, label)]), in the
+    order the labels are ranked in when equally likely."""
+    alone_names = dict(heads.alone)
+    alone = [(heads.first.index(name), label) for name, label in heads.alone]
+    pairs = [
+        (i, j, heads.label.format(first=a, second=b))
+        for i, a in enumerate(heads.first)
+        if a not in alone_names
+        for j, b in enumerate(heads.second)
+        if not heads.pairs or j >= i
+    ]
+    return alone, pairs
+
+
+@dataclass(frozen=True)
+class WholePhoto:
+    """A photo shaped like one piece (short side ``shape`` of the long side) may be a tight crop
+    of a single piece, which fills the frame unlike anything the detector learned (it finds
+    nothing, or parts of it). Such a photo is also read whole, as a box of detector score
+    ``score``, and it is that one piece when its "none" is below ``none_below`` or when the
+    detector found nothing (then "none" decides as for any box)."""
+
+    none_below: float
+    score: float = 0.5
+    shape: tuple[float, float] = (0.38, 0.62)
+
+    def applies(self, width: int, height: int) -> bool:
+        low, high = self.shape
+        return low <= min(width, height) / max(width, height) <= high
+
+
+# A piece's sureness score, by name (``KindSettings.sure_score``): the reported label's
+# probability (before the detector term), the confidence (after it), or the probability's
+# margin over the runner-up label.
+SURENESS: dict[str, Callable[[dict], float]] = {
+    "probability": lambda piece: piece["_p"],
+    "confidence": lambda piece: piece["_p"] * piece["_score"] ** 0.25,
+    "margin": lambda piece: piece["_p"] - piece["_runner_up"],
+}
+
+
+def _no_groups(pieces: list[dict]) -> tuple[list[dict], list[list[int]]]:
+    return pieces, []
+
+
+@dataclass(frozen=True)
+class KindSettings:
+    """Everything that makes one piece kind (or one printing of it): see the module docstring
+    for the steps each field drives. ``vision/kinds.py`` holds the shipped kinds."""
+
+    kind: str  # "tiles", "dominoes", "cards": the JSON's "kind"
+    detector_file: str  # in the models folder
+    reader_file: str
+    train_command: str  # how to make the model files (told when one is missing)
+    heads: Heads
+    passes: Passes
+    looks: Looks = field(default_factory=Looks)
+    crop_size: int | None = None  # the reader's crop side (None: its input's size)
+    # Boxes dropped before reading (detections, (height, width)) -> detections.
+    drop_boxes: Callable[[list[Detection], tuple[int, int]], list[Detection]] | None = None
+    whole_photo: WholePhoto | None = None
+    none_drop: float = 0.5  # a reading whose "none" is at least this is no piece
+    report_floor: float = 0.3  # a piece is reported when its best confidence is at least this
+    repeat_overlap: float = 0.5  # ``drop_repeats``
+    repeat_any_label: bool = False
+    # Label sets (``set_name``): name -> the labels the set contains.
+    sets: tuple[tuple[str, frozenset[str]], ...] = ()
+    # Pieces (reported order, with private "_" keys) -> (pieces, melds as lists of indices).
+    group: Callable[[list[dict]], tuple[list[dict], list[list[int]]]] = _no_groups
+    sure_score: str = "probability"  # a key of SURENESS
+    # A piece is sure when its score is at least this; chosen by ``meldcam calibrate``.
+    sure_threshold: float = 1.01
+
+
+def kind_settings(kind: str) -> KindSettings:
+    from vision.kinds import settings_of
+
+    return settings_of(kind)
+
+
+class Recogniser:
+    """``recognise(image)`` for one kind of piece (a ``KindSettings`` or a kind's name).
+
+    ``set_name`` (constructor or ``recognise``): limit labels to that set (dominoes'
+    "double-six", ...); ``UnknownSet`` for a set the kind does not have. ``sessions``: a
+    detector and a reader to use instead of the model files (tests)."""
+
+    def __init__(
+        self,
+        settings: KindSettings | str,
+        models_dir: Path = MODELS_DIR,
+        set_name: str | None = None,
+        sessions: tuple | None = None,
+    ):
+        if isinstance(settings, str):
+            settings = kind_settings(settings)
+        self.settings = settings
+        self.kind = settings.kind
+        self.set_name = set_name
+        self._check_set(set_name)
+        if sessions is None:
+            paths = [Path(models_dir) / settings.detector_file]
+            paths.append(Path(models_dir) / settings.reader_file)
+            for path in paths:
+                if not path.is_file():
+                    raise RecogniserUnavailable(
+                        f"{settings.kind} cannot be read from photos yet: the model {path.name} "
+                        f"is missing (train it with `{settings.train_command}`)"
+                    )
+            sessions = (OnnxDetector(paths[0]), open_session(paths[1]))
+        self.detector, self.reader = sessions
+        self.passes = DetectorPasses(self.detector)
+        self.crop_size = settings.crop_size or reader_crop_size(self.reader)
+        self._sure = SURENESS[settings.sure_score]
+
+    # ----------------------------------------------------------------------------- public
+
+    def recognise(self, image, channels: str = "rgb", set_name: str | None = None) -> dict:
+        """Read the pieces of one photo: a path, encoded bytes, or an HxWx3 uint8 array (RGB
+        unless ``channels="bgr"``). ``set_name`` (or the recogniser's) limits the labels."""
+        started = time.perf_counter()
+        allowed = self._check_set(set_name or self.set_name)
+        loaded = load_image(image, channels)
+        s = self.settings
+        pieces = self._pieces(self._detect_and_read(loaded.bgr), allowed, loaded)
+        pieces = drop_repeats(pieces, s.repeat_overlap, any_label=s.repeat_any_label)
+        pieces, melds = s.group(pieces)
+        return {
+            "kind": self.kind,
+            "pieces": self._finish(pieces),
+            "melds": melds,
+            "ms": round((time.perf_counter() - started) * 1000, 1),
+        }
+
+    def read_boxes(
+        self, image, boxes, channels: str = "rgb", set_name: str | None = None
+    ) -> list[dict]:
+        """The pieces read in known boxes (image pixels as displayed), one per box, skipping
+        the detector and every filter (detector score 1)."""
+        allowed = self._check_set(set_name or self.set_name)
+        loaded = load_image(image, channels)
+        detections = [
+            Detection(tuple(float(v) / loaded.scale for v in box), 1.0, 0) for box in boxes
+        ]
+        readings = self._read(loaded.bgr, detections)
+        return self._finish(self._pieces(readings, allowed, loaded, keep=True))
+
+    # ---------------------------------------------------------------------------- steps
+
+    def _detect_and_read(self, bgr: np.ndarray) -> list[Reading]:
+        s = self.settings
+        p = s.passes
+        detections = self.passes.detect(bgr, p.score, p.iou, p.zoom_out, p.tile_side)
+        if s.drop_boxes is not None:
+            detections = s.drop_boxes(detections, bgr.shape[:2])
+        h, w = bgr.shape[:2]
+        whole = s.whole_photo
+        if whole is not None and whole.applies(w, h):
+            box = Detection((0.0, 0.0, float(w), float(h)), whole.score, 0)
+            reading = self._read(bgr, [box])[0]
+            if reading.none < whole.none_below or not detections:
+                return [reading]
+        return self._read(bgr, detections)
+
+    def _read(self, bgr: np.ndarray, detections: list[Detection]) -> list[Reading]:
+        return read_boxes(self.reader, bgr, detections, self.crop_size, self.settings.looks)
+
+    def _pieces(self, readings, allowed, loaded, keep: bool = False) -> list[dict]:
+        """Reported pieces (with private "_" keys) of ``readings``; ``keep``: every reading,
+        whatever its "none" and confidence."""
+        s = self.settings
+        pieces = []
+        for reading in readings:
+            if reading.none >= s.none_drop and not keep:
+                continue
+            ranked = s.heads.rank(reading.first, reading.second)
+            score = reading.detection.score
+            if ranked[0][1] * score**0.25 < s.report_floor and not keep:
+                continue
+            if allowed is not None:
+                ranked = [item for item in ranked if item[0] in allowed]
+            pieces.append(_entry(ranked, reading.detection, loaded))
+        return pieces
+
+    def _finish(self, pieces: list[dict]) -> list[dict]:
+        """The pieces as reported: each with its ``sure`` flag, without private keys."""
+        threshold = self.settings.sure_threshold
+        finished = []
+        for piece in pieces:
+            reported = {k: v for k, v in piece.items() if not k.startswith("_")}
+            reported["sure"] = bool(self._sure(piece) >= threshold)
+            finished.append(reported)
+        return finished
+
+    def _check_set(self, set_name: str | None) -> frozenset[str] | None:
+        if set_name is None:
+            return None
+        sets = dict(self.settings.sets)
+        if set_name not in sets:
+            known = ", ".join(sets) if sets else f"none: {self.kind} have no sets"
+            raise UnknownSet(f"unknown {self.kind} set {set_name!r}: use one of {known}")
+        return sets[set_name]
+
+
+def _entry(ranked: list[tuple[str, float]], detection: Detection, loaded) -> dict:
+    """One reported piece: the best label, its box in the displayed image, its confidence
+    (probability x detector score^(1/4)) and alternatives; private keys for grouping and the
+    sure flag."""
+    label, p = ranked[0]
+    score = detection.score
+    return {
+        "label": label,
+        "bbox": clip_box(detection.box, loaded.scale, loaded.width, loaded.height),
+        "confidence": round(p * score**0.25, 4),
+        "alternatives": [
+            [alt, round(q, 4)]
+            for alt, q in ranked[1 : 1 + MAX_ALTERNATIVES]
+            if q >= ALTERNATIVE_FLOOR
+        ],
+        "_p": p,
+        "_runner_up": ranked[1][1] if len(ranked) > 1 else 0.0,
+        "_score": score,
+        "_rotated": moved_rotated(detection.rotated, 0.0, 0.0, 1 / loaded.scale),
+    }
+
+
+def clip_box(box, scale: float, width: int, height: int) -> list[float]:
+    """A detector box (in the decoded image) in the pixels of the image as displayed."""
+    x1, y1, x2, y2 = (round(v * scale, 1) for v in box)
+    return [min(x1, width), min(y1, height), min(x2, width), min(y2, height)]
