@@ -67,12 +67,13 @@ class ReaderSpec:
         return replace(self, recipe=self.base, base=None, base_looks=0, finetune_epochs=0)
 
 
-# The number tiles' recipe "r4" (session 5): "r2"'s training on the round-4 scenes' crops too.
+# The number tiles' recipe "r5" (session 10): "r2"'s training on the crops of the round-4 scenes
+# and the look-2 scenes (racks, named printings; one printing never drawn).
 TILE_SPEC = ReaderSpec(
     "",
     (("value", len(CLASSIFIER_VALUES)), ("colour", len(TILE_COLOURS))),
     split_tile_label,
-    recipe="r4",
+    recipe="r5",
 )
 
 
