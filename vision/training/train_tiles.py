@@ -78,6 +78,7 @@ def generate(
     procs: int = 2,
     name: str = "synth",
     renderer: str = TILE_RENDERER,
+    quiet: bool = False,
 ) -> None:
     jobs = []
     for split, count, offset in (("train", n_train, 0), ("val", n_val, 10_000_000)):
@@ -91,7 +92,8 @@ def generate(
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(procs) as pool:
         tiles = sum(pool.imap_unordered(_render_one, jobs, chunksize=8))
-    print(f"generate: {len(jobs)} scenes ({tiles} new pieces) in {time.time() - start:.0f} s")
+    if not quiet:
+        print(f"generate: {len(jobs)} scenes ({tiles} new pieces) in {time.time() - start:.0f} s")
 
 
 def synth_items(
