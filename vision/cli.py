@@ -1,4 +1,4 @@
-"""``meldcam recognise`` and ``meldcam eval``.
+"""``meldcam recognise``, ``meldcam eval`` and ``meldcam calibrate``.
 
 ``recognise --kind tiles|dominoes|cards [--set SET] [--json] [--annotate OUT] IMAGE...``: one
 JSON object per line and image with ``--json`` (``{"image": path, "kind", "pieces", "melds",
@@ -7,11 +7,15 @@ JSON object per line and image with ``--json`` (``{"image": path, "kind", "piece
 into the folder OUT (as ``NAME.annotated.jpg``) for several. A bad image prints a message on
 stderr; the other images are still read, and the exit code is 2.
 
+``calibrate [FOLDER] --kind K [--scenes N] [--seed S] [--renderer MODULE:FUNCTION[@LOOK]]``: the
+kind's sure threshold by split conformal selection on synthetic scenes (vision/calibrate.py).
+
 ``eval DATA_DIR [--kind tiles|dominoes|cards] [--synthetic] [--json]``: precision, recall, F1 of
-the label multiset per photo, share of photos read exactly, seconds per photo (see
-vision/evaluate.py): real labelled photos by group (whole-table photos, and single-piece crops
-apart), or with ``--synthetic`` a folder of generated scenes (e.g.
-``datasets/generated/dominoes/test/val``). A folder with nothing to score exits 2.
+the label multiset per photo, share of photos read exactly, seconds per photo, precision of the
+pieces flagged sure and their share (see vision/evaluate.py): real labelled photos by group
+(whole-table photos, and single-piece crops apart), or with ``--synthetic`` a folder of
+generated scenes (e.g. ``datasets/generated/dominoes/test/val``). A folder with nothing to
+score exits 2.
 """
 
 from __future__ import annotations
@@ -73,6 +77,40 @@ def register(subparsers) -> None:
     evaluate.add_argument("--verbose", action="store_true", help="print each photo as it is read")
     evaluate.set_defaults(handler=run_eval)
 
+    calibrate = subparsers.add_parser(
+        "calibrate",
+        help="choose a kind's sure threshold on synthetic scenes",
+        description="The lowest sure threshold whose Clopper-Pearson 95%% upper bound of the "
+        "error rate among sure pieces is at most 0.5%%, on calibration scenes never trained on "
+        "(rendered from a fresh seed, or the generated scenes of FOLDER); see "
+        "vision/calibrate.py. Prints it: writing it into vision/kinds.py is an edit.",
+    )
+    calibrate.add_argument("folder", nargs="?", type=Path, metavar="FOLDER")
+    calibrate.add_argument("--kind", choices=KINDS, default="tiles", help="piece kind")
+    calibrate.add_argument(
+        "--scenes", type=int, help="scenes to render (default: tiles 150, dominoes 500, cards 400)"
+    )
+    calibrate.add_argument("--seed", type=int, help="base seed (default 20261201)")
+    calibrate.add_argument(
+        "--renderer",
+        action="append",
+        metavar="MODULE:FUNCTION[@LOOK]",
+        help="a scene renderer, seed -> (image, [(label, box), ...]); repeat for several, used "
+        "in turn (default: the kind's generators, vision.calibrate.DEFAULT_RENDERERS)",
+    )
+    calibrate.add_argument(
+        "--pieces", type=Path, metavar="FILE", help="also write each piece read and its scores"
+    )
+    calibrate.add_argument("--json", action="store_true", help="the report as JSON")
+    calibrate.add_argument("--verbose", action="store_true", help="print each scene as it is read")
+    calibrate.set_defaults(handler=run_calibrate)
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from vision.calibrate import run_calibrate as run
+
+    return run(args)
+
 
 def _recogniser(kind: str):
     from vision.api import get_recogniser
@@ -120,12 +158,13 @@ def format_table(image: str, result: dict) -> str:
         f"{image}: {len(pieces)} {result['kind']} in {len(result['melds'])} groups "
         f"({result['ms']:.0f} ms)"
     ]
-    lines.append(f"  {'#':>3}  {'label':<10}{'conf':>6}  {'group':>5}  box")
+    lines.append(f"  {'#':>3}  {'label':<10}{'conf':>6}  {'sure':>4}  {'group':>5}  box")
     for i, piece in enumerate(pieces):
         box = ", ".join(f"{v:.0f}" for v in piece["bbox"])
+        sure = "yes" if piece.get("sure") else "-"
         lines.append(
-            f"  {i:>3}  {piece['label']:<10}{piece['confidence']:>6.2f}  {meld_of.get(i, -1):>5}"
-            f"  [{box}]"
+            f"  {i:>3}  {piece['label']:<10}{piece['confidence']:>6.2f}  {sure:>4}"
+            f"  {meld_of.get(i, -1):>5}  [{box}]"
         )
     for m, meld in enumerate(result["melds"]):
         lines.append(f"  group {m}: " + " ".join(pieces[i]["label"] for i in meld))

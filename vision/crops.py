@@ -143,9 +143,16 @@ def to_tensor(crops: list[np.ndarray], half_turns: bool = False) -> np.ndarray:
     return batch
 
 
-def read_half_turns(session, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """A two-headed reader's outputs for ``crops`` (an onnxruntime session with input
-    "crops"), each averaged with the reading of its crop turned half a turn."""
+def read_views(session, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """A two-headed reader's outputs for ``crops`` (an onnxruntime session with input "crops"),
+    each head's as 2 x N x classes: the crops as they are, then turned half a turn."""
     first, second = session.run(None, {"crops": to_tensor(crops, half_turns=True)})
     n = len(crops)
-    return (first[:n] + first[n:]) / 2, (second[:n] + second[n:]) / 2
+    return np.stack([first[:n], first[n:]]), np.stack([second[:n], second[n:]])
+
+
+def read_half_turns(session, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """A two-headed reader's outputs for ``crops``, each averaged with the reading of its crop
+    turned half a turn."""
+    first, second = read_views(session, crops)
+    return (first[0] + first[1]) / 2, (second[0] + second[1]) / 2

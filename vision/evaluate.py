@@ -4,6 +4,9 @@ Per photo, the predicted labels and the true labels are compared as multisets (p
 not scored: what matters to a player is which pieces were read). Counts are summed over photos
 (micro average): precision = matched / predicted, recall = matched / true. A photo is "read
 exactly" when both multisets are equal. Photos with ``pieces: null`` (unlabelled) are left out.
+The pieces flagged ``sure`` are scored the same way: ``sure_precision`` = sure pieces whose
+label is in the photo (the multiset of sure labels against the true one) / sure pieces, and
+``sure_share`` = sure pieces / pieces read.
 
 Real photos (``evaluate``) are reported in groups: all whole-table photos, the held-out quarter
 of the trainable source (never trained on), the rest of the trainable source (trained on:
@@ -62,10 +65,23 @@ class Score:
     truth: int = 0
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
+    sure: int = 0  # predicted pieces flagged sure
+    sure_matched: int = 0  # ... whose label is in the photo (multisets, as ``matched``)
 
-    def add(self, name: str, predicted: list[str], truth: list[str], seconds: float) -> None:
+    def add(
+        self,
+        name: str,
+        predicted: list[str],
+        truth: list[str],
+        seconds: float,
+        sure: list[str] | None = None,
+    ) -> None:
+        """One photo: the labels read, the true labels, and the labels read flagged sure."""
         p, t = Counter(predicted), Counter(truth)
         matched = sum((p & t).values())
+        if sure:
+            self.sure += len(sure)
+            self.sure_matched += sum((Counter(sure) & t).values())
         self.photos += 1
         self.exact += int(p == t)
         self.matched += matched
@@ -86,6 +102,14 @@ class Score:
         return self.matched / self.truth if self.truth else 1.0
 
     @property
+    def sure_precision(self) -> float | None:
+        return self.sure_matched / self.sure if self.sure else None
+
+    @property
+    def sure_share(self) -> float | None:
+        return self.sure / self.predicted if self.predicted else None
+
+    @property
     def f1(self) -> float:
         p, r = self.precision, self.recall
         return 2 * p * r / (p + r) if p + r else 0.0
@@ -101,7 +125,14 @@ class Score:
             "pieces_true": self.truth,
             "pieces_read": self.predicted,
             "seconds_per_photo": round(self.seconds / self.photos, 3) if self.photos else None,
+            "pieces_sure": self.sure,
+            "sure_precision": _rounded(self.sure_precision),
+            "sure_share": _rounded(self.sure_share),
         }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
 
 
 def _check_kind(kind: str) -> None:
@@ -115,11 +146,13 @@ def _default_recogniser(kind: str):
     return get_recogniser(kind)
 
 
-def _read(recogniser, image: Path) -> tuple[list[str], float]:
+def _read(recogniser, image: Path) -> tuple[list[str], float, list[str]]:
+    """The labels read, the seconds it took, and the labels read flagged sure."""
     started = time.perf_counter()
     result = recogniser.recognise(image)
     seconds = time.perf_counter() - started
-    return [p["label"] for p in result["pieces"]], seconds
+    pieces = result["pieces"]
+    return [p["label"] for p in pieces], seconds, [p["label"] for p in pieces if p.get("sure")]
 
 
 def _report(kind: str, data_dir: Path, groups: dict[str, Score], misses_of_all: bool) -> dict:
@@ -167,7 +200,7 @@ def evaluate(data_dir: Path, kind: str, recogniser=None, progress: Progress | No
     for photo in photos:
         if photo.pieces is None:
             continue
-        predicted, seconds = _read(recogniser, photo.image)
+        predicted, seconds, sure = _read(recogniser, photo.image)
         truth = [label for label, _box in photo.pieces]
         if photo.scene == "crop":
             keys: tuple[str, ...] = ("crops",)
@@ -178,7 +211,7 @@ def evaluate(data_dir: Path, kind: str, recogniser=None, progress: Progress | No
         else:
             keys = ("all", "measurement_only")
         for key in keys:
-            groups[key].add(photo.name, predicted, truth, seconds)
+            groups[key].add(photo.name, predicted, truth, seconds, sure)
         if progress:
             progress(photo.name, predicted, truth)
     return _report(kind, data_dir, groups, misses_of_all=False)
@@ -234,7 +267,12 @@ def synthetic_scenes(folder: Path, kind: str) -> list[SyntheticScene]:
 
 
 def card_truth(scene: SyntheticScene) -> list[str]:
-    """The cards of a generated card scene with at least one labelled corner, each once.
+    """The cards of a generated card scene with at least one labelled corner, each once."""
+    return [card.label for card in rendered_card_scene(scene).cards if card.corners]
+
+
+def rendered_card_scene(scene: SyntheticScene):
+    """The generated card scene re-rendered from its seed (``datasets.cards_synth.CardScene``).
 
     The scene file keeps its seed, not its look: each look is re-rendered until one gives the
     stored corners (look 1 first, the detector's scenes; then the reader's looks 2-5)."""
@@ -246,7 +284,7 @@ def card_truth(scene: SyntheticScene) -> list[str]:
         height, width = rendered.image.shape[:2]
         corners = Counter(label for label, _box in rendered.corner_labels())
         if (width, height) == tuple(scene.size) and corners == stored:
-            return [card.label for card in rendered.cards if card.corners]
+            return rendered
     raise EvalDataError(
         f"{scene.name}: re-rendering seed {scene.seed} does not give the stored card scene "
         "(the card generator changed since, or this is not a card folder): "
@@ -270,8 +308,8 @@ def evaluate_synthetic(
     score = Score()
     for scene in scenes:
         truth = synthetic_truth(scene, kind)
-        predicted, seconds = _read(recogniser, scene.image)
-        score.add(scene.name, predicted, truth, seconds)
+        predicted, seconds, sure = _read(recogniser, scene.image)
+        score.add(scene.name, predicted, truth, seconds, sure)
         if progress:
             progress(scene.name, predicted, truth)
     return _report(kind, folder, {SYNTHETIC_GROUP: score}, misses_of_all=True)
@@ -284,12 +322,17 @@ def format_report(report: dict) -> str:
     lines = [f"{report['kind']} on {report['data']}"]
     header = (
         f"{'photos':<18}{'n':>4}{'precision':>11}{'recall':>8}{'F1':>8}{'exact':>8}{'s/photo':>9}"
+        f"{'sure prec':>11}{'sure':>8}"
     )
     lines.append(header)
     for name, g in report["groups"].items():
+        sure_precision = g.get("sure_precision")
+        sure_share = g.get("sure_share")
         lines.append(
             f"{name:<18}{g['photos']:>4}{g['precision']:>11.3f}{g['recall']:>8.3f}"
             f"{g['f1']:>8.3f}{g['exact']:>8.1%}{g['seconds_per_photo']:>9.3f}"
+            + (f"{sure_precision:>11.3f}" if sure_precision is not None else f"{'-':>11}")
+            + (f"{sure_share:>8.1%}" if sure_share is not None else f"{'-':>8}")
         )
     for name, misses in report["not_exact"].items():
         if misses:

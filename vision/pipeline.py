@@ -138,13 +138,21 @@ class WholePhoto:
         return low <= min(width, height) / max(width, height) <= high
 
 
-# A piece's sureness score, by name (``KindSettings.sure_score``): the reported label's
-# probability (before the detector term), the confidence (after it), or the probability's
-# margin over the runner-up label.
+# A piece's sureness score, by name (``KindSettings.sure_score``), from its reading:
+# - "probability": the reported label's probability (before the detector term);
+# - "confidence": the reported confidence, probability x detector score^(1/4);
+# - "margin": the probability less the runner-up label's;
+# - "views": the label's probability in the less sure of the two half-turn views x detector
+#   score^(1/4) (both views must name it);
+# - "framed": probability x detector score, and 0 for a piece whose box touches the photo's
+#   edge (within ``FRAME_MARGIN`` px: a piece cut off by the frame may hide what tells it).
+FRAME_MARGIN = 2.0
 SURENESS: dict[str, Callable[[dict], float]] = {
     "probability": lambda piece: piece["_p"],
     "confidence": lambda piece: piece["_p"] * piece["_score"] ** 0.25,
     "margin": lambda piece: piece["_p"] - piece["_runner_up"],
+    "views": lambda piece: min(piece["_views"], default=piece["_p"]) * piece["_score"] ** 0.25,
+    "framed": lambda piece: piece["_p"] * piece["_score"] * (piece["_edge"] > FRAME_MARGIN),
 }
 
 
@@ -288,7 +296,7 @@ class Recogniser:
                 continue
             if allowed is not None:
                 ranked = [item for item in ranked if item[0] in allowed]
-            pieces.append(_entry(ranked, reading.detection, loaded))
+            pieces.append(_entry(ranked, reading, loaded, s.heads))
         return pieces
 
     def _finish(self, pieces: list[dict]) -> list[dict]:
@@ -311,15 +319,17 @@ class Recogniser:
         return sets[set_name]
 
 
-def _entry(ranked: list[tuple[str, float]], detection: Detection, loaded) -> dict:
+def _entry(ranked: list[tuple[str, float]], reading: Reading, loaded, heads: Heads) -> dict:
     """One reported piece: the best label, its box in the displayed image, its confidence
     (probability x detector score^(1/4)) and alternatives; private keys for grouping and the
     sure flag."""
     label, p = ranked[0]
+    detection = reading.detection
     score = detection.score
+    box = clip_box(detection.box, loaded.scale, loaded.width, loaded.height)
     return {
         "label": label,
-        "bbox": clip_box(detection.box, loaded.scale, loaded.width, loaded.height),
+        "bbox": box,
         "confidence": round(p * score**0.25, 4),
         "alternatives": [
             [alt, round(q, 4)]
@@ -329,8 +339,22 @@ def _entry(ranked: list[tuple[str, float]], detection: Detection, loaded) -> dic
         "_p": p,
         "_runner_up": ranked[1][1] if len(ranked) > 1 else 0.0,
         "_score": score,
+        "_none": reading.none,
+        "_views": _view_probabilities(label, reading, heads),
+        "_edge": min(box[0], box[1], loaded.width - box[2], loaded.height - box[3]),
         "_rotated": moved_rotated(detection.rotated, 0.0, 0.0, 1 / loaded.scale),
     }
+
+
+def _view_probabilities(label: str, reading: Reading, heads: Heads) -> tuple[float, ...]:
+    """The probability of ``label`` in each view of the reading (the crop, and it turned half
+    a turn), whose mean the reading is."""
+    if reading.first_views is None or reading.second_views is None:
+        return ()
+    return tuple(
+        dict(heads.rank(first, second))[label]
+        for first, second in zip(reading.first_views, reading.second_views, strict=True)
+    )
 
 
 def clip_box(box, scale: float, width: int, height: int) -> list[float]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.crops import cut_crop, read_half_turns, tile_angle
+from vision.crops import cut_crop, read_views, tile_angle
 from vision.detector import Detection, OnnxDetector
 
 
@@ -20,6 +20,10 @@ class Reading:
     detection: Detection
     first: np.ndarray  # probabilities of the first head (its last class is "none")
     second: np.ndarray  # probabilities of the second head
+    # Each head's probabilities in the two views (the crop, and it turned half a turn), 2 x
+    # classes: ``first`` and ``second`` are their means.
+    first_views: np.ndarray | None = None
+    second_views: np.ndarray | None = None
 
     @property
     def none(self) -> float:
@@ -198,26 +202,37 @@ def read_boxes(
                 if abs((estimate - a + 45) % 90 - 45) > limit:
                     extra.append((i, estimate))
     m = len(detections)  # the extra looks' crops follow the detections' own
-    first, second = read_half_turns(reader, crops + cut(extra))
-    readings = [Reading(d, f, s) for d, f, s in zip(detections, first[:m], second[:m], strict=True)]
-    readings = _surest(readings, extra, first[m:], second[m:])
+    views = read_views(reader, crops + cut(extra))
+    readings = [_reading(d, views, k) for k, d in enumerate(detections)]
+    readings = _surest(readings, extra, views, m)
     # A box still read unsurely is also read cut at its angle turned by each of ``turned``
     # degrees: a small piece's angle (a card's corner index in a fan) is estimated roughly.
     # Sure readings (of a piece or of "none") are not read again.
     unsure = [i for i, r in enumerate(readings) if max(r.none, _sureness(r)) < looks.turned_below]
     extra = [(i, angles[i] + turn) for turn in looks.turned for i in unsure]
     if extra:
-        first, second = read_half_turns(reader, cut(extra))
-        readings = _surest(readings, extra, first, second)
+        readings = _surest(readings, extra, read_views(reader, cut(extra)))
     return readings
 
 
-def _surest(readings: list[Reading], looks, first: np.ndarray, second: np.ndarray) -> list:
+def _reading(detection: Detection, views, k: int) -> Reading:
+    """The reading of ``detection`` from the ``k``-th crop of ``views`` (``read_views``)."""
+    first, second = views
+    return Reading(
+        detection,
+        (first[0, k] + first[1, k]) / 2,
+        (second[0, k] + second[1, k]) / 2,
+        first[:, k],
+        second[:, k],
+    )
+
+
+def _surest(readings: list[Reading], looks, views, offset: int = 0) -> list:
     """``readings`` with each box's reading replaced by a surer one among its ``looks`` (box
-    index, angle), read as ``first`` and ``second``."""
+    index, angle), read as the crops from ``offset`` on of ``views``."""
     readings = list(readings)
     for k, (i, _angle) in enumerate(looks):
-        other = Reading(readings[i].detection, first[k], second[k])
+        other = _reading(readings[i].detection, views, offset + k)
         if _sureness(other) > _sureness(readings[i]):
             readings[i] = other
     return readings

@@ -1,0 +1,145 @@
+"""``vision.calibrate``: the Clopper-Pearson bound, the threshold choice, the matching of pieces
+read to true pieces (pure logic, no model)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.calibrate import (
+    NOTHING_SURE,
+    choose_threshold,
+    clopper_pearson_upper,
+    match,
+    renderer,
+    short_threshold,
+)
+
+# One-sided 95 % upper bounds, the 0.95 quantile of Beta(k + 1, n - k) (scipy.stats.beta.ppf).
+KNOWN_BOUNDS = [
+    (0, 10, 0.2588655508930522),
+    (0, 598, 0.004997058694246506),
+    (1, 100, 0.046559811453538935),
+    (2, 1259, 0.0049921059496058455),
+    (5, 20, 0.4555824040017489),
+    (3, 1500, 0.00516091876426102),
+    (10, 1000, 0.016903175120562504),
+]
+
+
+@pytest.mark.parametrize(("errors", "n", "bound"), KNOWN_BOUNDS)
+def test_clopper_pearson_upper_bound_matches_the_beta_quantile(errors, n, bound):
+    assert clopper_pearson_upper(errors, n) == pytest.approx(bound, rel=1e-9)
+
+
+def test_clopper_pearson_edges():
+    assert clopper_pearson_upper(0, 0) == 1.0
+    assert clopper_pearson_upper(7, 7) == 1.0
+    assert clopper_pearson_upper(0, 1) == pytest.approx(0.95)
+    # more pieces with the same errors: a tighter bound; more errors: a looser one
+    assert clopper_pearson_upper(2, 2000) < clopper_pearson_upper(2, 1000)
+    assert clopper_pearson_upper(3, 1000) > clopper_pearson_upper(2, 1000)
+
+
+def test_the_lowest_threshold_whose_bound_holds_is_chosen():
+    # 1000 right pieces scoring 0.9-1.0, and wrong ones scoring 0.5-0.8: accepting every piece
+    # from 0.8 up takes one wrong piece among 1001 (bound 0.0047 <= 0.005).
+    rng = np.random.default_rng(0)
+    right_scores = rng.uniform(0.9, 1.0, 1000)
+    wrong_scores = np.array([0.8, 0.7, 0.6, 0.5])
+    scores = np.concatenate([right_scores, wrong_scores])
+    right = [True] * 1000 + [False] * 4
+    choice = choose_threshold(scores, right)
+    assert choice.threshold == 0.8  # as low as the accepted pieces go, above the refused 0.7
+    assert (choice.accepted, choice.errors) == (1001, 1)
+    assert choice.bound == pytest.approx(clopper_pearson_upper(1, 1001))
+    assert choice.bound <= 0.005
+    assert choice.precision == pytest.approx(1000 / 1001)
+    assert choice.share == pytest.approx(1001 / 1004)
+    # two wrong pieces among 1002 are too many (bound 0.0063): 0.7 is not chosen
+    assert clopper_pearson_upper(2, 1002) > 0.005
+
+
+def test_too_few_pieces_make_nothing_sure():
+    # 500 right pieces and no wrong one: the bound is 0.006 at best, above 0.005
+    choice = choose_threshold(np.full(500, 0.99), [True] * 500)
+    assert choice.threshold == NOTHING_SURE and choice.accepted == 0
+    assert choice.share == 0.0 and choice.precision is None
+
+
+def test_every_piece_right_makes_every_piece_sure():
+    choice = choose_threshold(np.linspace(0.2, 1.0, 700), [True] * 700)
+    assert choice.accepted == 700 and choice.errors == 0
+    assert 0.0 < choice.threshold <= 0.2
+
+
+def test_the_threshold_is_the_shortest_decimal_keeping_the_same_pieces():
+    assert short_threshold(0.973456, 0.95) == 0.97
+    assert short_threshold(0.973456, 0.9731) == 0.9734
+    assert short_threshold(0.8, 0.7) == 0.8
+    # 600 right pieces and a wrong one: the bound holds without the wrong one only
+    scores = np.concatenate([np.full(600, 0.99931), [0.9991]])
+    choice = choose_threshold(scores, [True] * 600 + [False])
+    assert choice.threshold == 0.9993 and (choice.accepted, choice.errors) == (600, 0)
+
+
+def piece(label, box, confidence=0.9, corners=None):
+    entry = {"label": label, "bbox": box, "confidence": confidence}
+    if corners is not None:
+        entry["corners"] = corners
+    return entry
+
+
+def test_pieces_are_matched_by_overlap_most_confident_first():
+    truth = [("red-1", [[0, 0, 10, 20]]), ("red-2", [[12, 0, 22, 20]])]
+    pieces = [
+        piece("red-1", [0, 0, 10, 20], 0.6),  # right
+        piece("blue-2", [12, 0, 22, 21], 0.9),  # takes red-2's place first, wrong label
+        piece("red-2", [12, 1, 22, 20], 0.5),  # red-2's place is taken: found twice, wrong
+        piece("joker", [50, 50, 60, 70], 0.99),  # where there is no tile: wrong
+        piece("red-1", [4, 0, 14, 20], 0.3),  # IoU 0.43 with red-1 and red-1 is taken: wrong
+    ]
+    assert match(pieces, truth) == [True, False, False, False, False]
+
+
+def test_cards_are_matched_by_any_of_their_corner_indices():
+    truth = [("7H", [[0, 0, 10, 20], [90, 130, 100, 150]]), ("7H", [[300, 0, 310, 20]])]
+    pieces = [
+        # one card read from its lower index alone, another from its top index
+        piece("7H", [90, 130, 100, 150], corners=[[90, 130, 100, 150]]),
+        piece("7H", [300, 0, 310, 20], corners=[[300, 0, 310, 20]]),
+        piece("7H", [150, 0, 160, 20], corners=[[150, 0, 160, 20]]),  # no such card
+    ]
+    assert match(pieces, truth) == [True, True, False]
+
+
+def test_a_renderer_spec_names_a_function_and_a_look():
+    render = renderer("vision.calibrate:card_scene@5")
+    assert callable(render)
+    with pytest.raises(AttributeError):
+        renderer("vision.calibrate:no_such_renderer")
+
+
+def test_calibrate_reads_scenes_and_chooses_the_threshold_of_the_settings_score(stand_in):
+    """The glue, on stand-in models (tests/vision/conftest.py): 600 scenes each read as a
+    sure red-5 (right) and an unsure blue-9 where a black-9 lies (wrong)."""
+    from dataclasses import replace
+
+    from vision.calibrate import calibrate
+    from vision.pipeline import Recogniser
+
+    image, settings, sessions = stand_in
+    unset = replace(settings, sure_score="probability", sure_threshold=1.01)
+    recogniser = Recogniser(unset, sessions=sessions)
+    truth = [("red-5", [[20, 20, 80, 100]]), ("black-9", [[140, 20, 200, 100]])]
+    pieces: list[dict] = []
+    report = calibrate(
+        "tiles", ((f"{i}", image, truth) for i in range(600)), recogniser, None, pieces
+    )
+    assert (report["pieces"], report["right"]) == (1200, 600)
+    chosen = report["chosen"]
+    assert chosen["threshold"] == 0.9  # the shortest decimal above 0.8 and at most 0.999
+    assert (chosen["accepted"], chosen["errors"], chosen["share"]) == (600, 0, 0.5)
+    assert report["by_score"]["confidence"]["accepted"] == 600
+    assert report["settings_now"]["accepted"] == 0  # threshold 1.01: nothing sure yet
+    assert len(pieces) == 1200 and set(pieces[0]["scores"]) >= {"probability", "confidence"}

@@ -1,0 +1,403 @@
+"""``meldcam calibrate --kind K [FOLDER]``: the sure threshold of a kind, by split conformal
+selection on synthetic scenes never trained on.
+
+A piece is flagged ``sure`` when its sureness score (``KindSettings.sure_score``, a key of
+``vision.pipeline.SURENESS``) is at least ``KindSettings.sure_threshold``. Sure pieces must be
+right at least 99.5 % of the time. The threshold is chosen here:
+
+1. **Calibration scenes**: ``--scenes`` (``SCENES``: tiles 150, dominoes 500, cards 400;
+   a few minutes each on 2 cores) scenes rendered by the kind's generators from
+   seeds ``CALIBRATION_SEED * 1_000_003 + i`` (the training's scheme, with a base seed no
+   training uses: 20261129-20261160 are the training's), spread evenly over the renderers
+   (``DEFAULT_RENDERERS``: dominoes' looks 1-3, cards' looks 1-5); or the generated scenes of
+   ``FOLDER`` (``NAME.jpg`` + ``NAME.json`` with seed, size and pieces, as ``meldcam eval
+   --synthetic`` reads them).
+2. **Matching**: the recogniser reads each scene; its pieces, most confident first, each take
+   the unmatched true piece whose box overlaps theirs most, at IoU >= 0.5 (``match``). A piece
+   is right when it took a true piece of its label; a piece that took none is wrong (a piece
+   found where there is none, or found twice). Cards are matched by their corner indices: a
+   card read is the true card one of whose labelled index boxes (>= 90 % visible, the
+   generator's) one of its own index boxes (``corners``) overlaps at IoU >= 0.5. So two cards
+   of one label (two decks) stay two, and a card read from an index too hidden to be labelled
+   counts as wrong: conservative.
+3. **Threshold** (``choose_threshold``): the LOWEST threshold at which the one-sided
+   Clopper-Pearson 95 % upper bound of the error rate among the accepted pieces (score >=
+   threshold) is at most 0.005; of the thresholds accepting the same calibration pieces, the
+   shortest decimal down to the lowest accepted score. With no such threshold nothing is sure
+   (1.01). The bound holds at the chosen threshold; choosing the lowest of many thresholds makes
+   it a little optimistic, which is why the real dev photos are the check (``meldcam eval``).
+
+The command prints the threshold, the precision and the share of pieces accepted on the
+calibration scenes, for the kind's sure score and, to compare, the others. Writing the number
+into ``vision/kinds.py`` is an edit (with the command and seed in the model card): the
+settings stay the one place of every threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+CALIBRATION_SEED = 20261201
+# Scenes rendered by default: tiles' scenes hold ~20 pieces, dominoes' and cards' ~8-10, and
+# certifying 99.5 % takes at least 598 sure pieces (all right) at a 95 % bound.
+SCENES = {"tiles": 150, "dominoes": 500, "cards": 400}
+MAX_ERROR = 0.005  # of sure pieces, at most this share wrong
+BOUND_CONFIDENCE = 0.95  # ... by a one-sided Clopper-Pearson bound at this confidence
+MATCH_IOU = 0.5
+NOTHING_SURE = 1.01
+
+# Scene renderers per kind, "module:function" (``seed -> (BGR image, [(label, box), ...],
+# ...)``) or "module:function@N" (called with ``look=N``), used in turn.
+DEFAULT_RENDERERS: dict[str, tuple[str, ...]] = {
+    "tiles": ("datasets.tiles_synth:render_scene",),
+    "dominoes": tuple(f"datasets.dominoes_synth:render_scene@{look}" for look in (1, 2, 3)),
+    "cards": tuple(f"vision.calibrate:card_scene@{look}" for look in (1, 2, 3, 4, 5)),
+}
+
+Truth = list[tuple[str, list[list[float]]]]  # (label, its boxes: one, or a card's corners)
+
+
+# ------------------------------------------------------------------------- the bound
+
+
+def clopper_pearson_upper(errors: int, n: int, confidence: float = BOUND_CONFIDENCE) -> float:
+    """The one-sided Clopper-Pearson upper confidence bound of an error rate from ``errors``
+    among ``n``: the rate u at which seeing at most ``errors`` has probability 1 - confidence
+    (the ``confidence`` quantile of Beta(errors + 1, n - errors))."""
+    if n <= 0:
+        return 1.0
+    if errors >= n:
+        return 1.0
+    tail = 1.0 - confidence
+    if errors == 0:
+        return 1.0 - tail ** (1.0 / n)
+    k = np.arange(errors + 1)
+    log_choose = np.array(
+        [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) for i in k]
+    )
+
+    def cdf(u: float) -> float:
+        return float(np.exp(log_choose + k * math.log(u) + (n - k) * math.log1p(-u)).sum())
+
+    low, high = errors / n, 1.0  # cdf(low) > tail > cdf(high)
+    for _ in range(100):
+        middle = (low + high) / 2
+        if cdf(middle) > tail:
+            low = middle
+        else:
+            high = middle
+        if high - low < 1e-12:
+            break
+    return high
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A threshold and what it accepts on the calibration pieces."""
+
+    threshold: float
+    pieces: int  # all pieces read
+    accepted: int  # score >= threshold
+    errors: int  # wrong among the accepted
+    bound: float  # Clopper-Pearson upper bound of the error rate among the accepted
+
+    @property
+    def precision(self) -> float | None:
+        return (self.accepted - self.errors) / self.accepted if self.accepted else None
+
+    @property
+    def share(self) -> float:
+        return self.accepted / self.pieces if self.pieces else 0.0
+
+
+def choose_threshold(
+    scores: Sequence[float],
+    right: Sequence[bool],
+    max_error: float = MAX_ERROR,
+    confidence: float = BOUND_CONFIDENCE,
+) -> Choice:
+    """The lowest threshold at which the Clopper-Pearson upper bound of the error rate among
+    the pieces scoring at least it is <= ``max_error``; ``NOTHING_SURE`` when there is none.
+
+    The thresholds tried are the pieces' own scores (a threshold between two of them accepts
+    what the higher one does); the one chosen is written with as few decimals (at most 6) as
+    keep the same pieces accepted (``short_threshold``)."""
+    s = np.asarray(scores, float)
+    wrong = ~np.asarray(right, bool)
+    order = np.argsort(s, kind="stable")
+    s, wrong = s[order], wrong[order]
+    errors_from = np.concatenate([np.cumsum(wrong[::-1])[::-1], [0]])  # errors at index >= i
+    thresholds = np.unique(s)
+    first = np.searchsorted(s, thresholds, side="left")  # s[first:] >= threshold
+    bounds: dict[tuple[int, int], float] = {}
+    for t, i in zip(thresholds, first, strict=True):
+        n, e = len(s) - int(i), int(errors_from[i])
+        if e > max_error * n:  # the bound is never below the observed rate
+            continue
+        if (n, e) not in bounds:
+            bounds[n, e] = clopper_pearson_upper(e, n, confidence)
+        if bounds[n, e] <= max_error:
+            below = s[i - 1] if i > 0 else -np.inf
+            return Choice(short_threshold(float(t), float(below)), len(s), n, e, bounds[n, e])
+    return Choice(NOTHING_SURE, len(s), 0, 0, 1.0)
+
+
+def short_threshold(lowest_accepted: float, highest_refused: float) -> float:
+    """The shortest decimal (at most 6 places) above ``highest_refused`` and at most
+    ``lowest_accepted``: a threshold that accepts the same pieces and reads well in the
+    settings."""
+    for places in range(1, 7):
+        step = 10.0**-places
+        short = round(math.floor(lowest_accepted / step + 1e-9) * step, places)
+        if highest_refused < short <= lowest_accepted:
+            return short
+    return lowest_accepted
+
+
+# ------------------------------------------------------------------------ the matching
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / union if union > 0 else 0.0
+
+
+def match(pieces: list[dict], truth: Truth, min_iou: float = MATCH_IOU) -> list[bool]:
+    """Whether each piece read is right: pieces, most confident first, each take the unmatched
+    true piece overlapping them most (IoU >= ``min_iou`` between any of the piece's boxes,
+    its ``corners`` for a card, and any of the true piece's), and are right when its label is
+    theirs; a piece that takes no true piece is wrong."""
+    right = [False] * len(pieces)
+    taken: set[int] = set()
+    for i in sorted(range(len(pieces)), key=lambda i: -pieces[i]["confidence"]):
+        boxes = pieces[i].get("corners") or [pieces[i]["bbox"]]
+        best, best_iou = None, min_iou
+        for j, (_label, true_boxes) in enumerate(truth):
+            if j in taken:
+                continue
+            overlap = max(iou(a, b) for a in boxes for b in true_boxes)
+            if overlap >= best_iou:
+                best, best_iou = j, overlap
+        if best is not None:
+            taken.add(best)
+            right[i] = pieces[i]["label"] == truth[best][0]
+    return right
+
+
+# -------------------------------------------------------------------------- the scenes
+
+
+def card_scene(seed: int, look: int = 1):
+    """A generated card scene and its cards with at least one labelled corner index, each with
+    its labelled index boxes."""
+    from datasets.cards_synth import render_scene
+
+    scene = render_scene(seed, look=look)
+    return scene.image, _card_truth(scene)
+
+
+def _card_truth(scene) -> Truth:
+    return [(c.label, [list(k.box) for k in c.corners]) for c in scene.cards if c.corners]
+
+
+def renderer(spec: str) -> Callable[[int], tuple[np.ndarray, Truth]]:
+    """``seed -> (BGR image, truth)`` from "module:function" or "module:function@look"."""
+    name, _, look = spec.partition("@")
+    module, _, function = name.partition(":")
+    render = getattr(importlib.import_module(module), function)
+
+    def scene(seed: int) -> tuple[np.ndarray, Truth]:
+        image, labels, *_rest = render(seed, look=int(look)) if look else render(seed)
+        return image, [(label, _boxes(box)) for label, box in labels]
+
+    return scene
+
+
+def _boxes(box) -> list[list[float]]:
+    """One box [x1, y1, x2, y2], or a list of them, as a list of boxes."""
+    return [list(map(float, b)) for b in box] if isinstance(box[0], list | tuple) else [box]
+
+
+def rendered_scenes(kind: str, scenes: int, seed: int, renderers: Sequence[str] | None = None):
+    """(name, BGR image, truth) of ``scenes`` scenes, the renderers used in turn."""
+    specs = tuple(renderers or DEFAULT_RENDERERS[kind])
+    makers = [renderer(spec) for spec in specs]
+    for i in range(scenes):
+        image, truth = makers[i % len(makers)](seed * 1_000_003 + i)
+        yield f"{i:05d}", image, truth
+
+
+def folder_scenes(kind: str, folder: Path):
+    """(name, BGR image, truth) of the generated scenes in ``folder`` (cards re-rendered from
+    their seeds for the cards' index boxes)."""
+    import cv2
+
+    from vision.evaluate import rendered_card_scene, synthetic_scenes
+
+    for scene in synthetic_scenes(folder, kind):
+        image = cv2.imread(str(scene.image))
+        if kind == "cards":
+            truth = _card_truth(rendered_card_scene(scene))
+        else:
+            truth = [(label, [list(box)]) for label, box in scene.pieces]
+        yield scene.name, image, truth
+
+
+# ------------------------------------------------------------------------ calibration
+
+
+def _scoring(recogniser):
+    """``recogniser`` reporting, on each piece, every sureness score (``"_sureness"``)."""
+    from vision.pipeline import SURENESS, Recogniser
+
+    class Scoring(Recogniser):
+        def _finish(self, pieces):
+            finished = super()._finish(pieces)
+            for piece, reported in zip(pieces, finished, strict=True):
+                reported["_sureness"] = {name: f(piece) for name, f in SURENESS.items()}
+            return finished
+
+    scoring = Scoring.__new__(Scoring)
+    scoring.__dict__.update(recogniser.__dict__)
+    return scoring
+
+
+def calibrate(kind: str, scenes, recogniser=None, progress=None, pieces_out=None) -> dict:
+    """Read ``scenes`` ((name, image, truth)) and choose the threshold of every sure score.
+    ``pieces_out``: a list that gets each piece read (scene, label, right, every score)."""
+    from vision.pipeline import SURENESS, Recogniser
+
+    if recogniser is None:
+        recogniser = Recogniser(kind)
+    settings = recogniser.settings
+    recogniser = _scoring(recogniser)
+    scores: dict[str, list[float]] = {name: [] for name in SURENESS}
+    right: list[bool] = []
+    count = 0
+    started = time.perf_counter()
+    for name, image, truth in scenes:
+        pieces = recogniser.recognise(image, channels="bgr")["pieces"]
+        correct = match(pieces, truth)
+        right += correct
+        for piece, ok in zip(pieces, correct, strict=True):
+            for score, value in piece["_sureness"].items():
+                scores[score].append(value)
+            if pieces_out is not None:
+                pieces_out.append(
+                    {"scene": name, "label": piece["label"], "right": ok}
+                    | {"scores": piece["_sureness"], "bbox": piece["bbox"]}
+                )
+        count += 1
+        if progress:
+            progress(name, len(pieces), sum(correct), len(truth))
+    choices = {name: choose_threshold(values, right) for name, values in scores.items()}
+    now = choose_now = None
+    if settings.sure_score in scores:
+        values = np.asarray(scores[settings.sure_score])
+        accepted = values >= settings.sure_threshold
+        errors = int((accepted & ~np.asarray(right, bool)).sum())
+        n = int(accepted.sum())
+        choose_now = Choice(
+            settings.sure_threshold, len(right), n, errors, clopper_pearson_upper(errors, n)
+        )
+        now = _choice_dict(choose_now)
+    return {
+        "kind": kind,
+        "scenes": count,
+        "seconds": round(time.perf_counter() - started, 1),
+        "pieces": len(right),
+        "right": int(sum(right)),
+        "max_error": MAX_ERROR,
+        "bound_confidence": BOUND_CONFIDENCE,
+        "sure_score": settings.sure_score,
+        "chosen": _choice_dict(choices[settings.sure_score]),
+        "by_score": {name: _choice_dict(choice) for name, choice in choices.items()},
+        "settings_now": now,
+    }
+
+
+def _choice_dict(choice: Choice) -> dict:
+    return asdict(choice) | {
+        "precision": None if choice.precision is None else round(choice.precision, 5),
+        "share": round(choice.share, 4),
+        "bound": round(choice.bound, 5),
+    }
+
+
+def format_calibration(report: dict, source: str) -> str:
+    chosen = report["chosen"]
+    lines = [
+        f"{report['kind']}: {report['scenes']} calibration scenes ({source}), "
+        f"{report['pieces']} pieces read, {report['right']} right, {report['seconds']:.0f} s",
+        f"sure score {report['sure_score']!r}: threshold {chosen['threshold']}",
+        f"  on the calibration scenes: {chosen['accepted']} of {chosen['pieces']} pieces sure "
+        f"({chosen['share']:.1%}), {chosen['errors']} wrong, precision "
+        + (f"{chosen['precision']:.4f}" if chosen["precision"] is not None else "-")
+        + f", error upper bound {chosen['bound']:.4f} (<= {report['max_error']})",
+        "every sure score (threshold, share sure, precision):",
+    ]
+    for name, c in report["by_score"].items():
+        precision = f"{c['precision']:.4f}" if c["precision"] is not None else "-"
+        lines.append(f"  {name:<12}{c['threshold']:>9}{c['share']:>8.1%}{precision:>8}")
+    now = report["settings_now"]
+    if now is not None:
+        precision = f"{now['precision']:.4f}" if now["precision"] is not None else "-"
+        lines.append(
+            f"the settings now (vision/kinds.py, threshold {now['threshold']}): "
+            f"{now['share']:.1%} sure, precision {precision}, bound {now['bound']:.4f}"
+        )
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ command
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    """``meldcam calibrate`` (the parser is in ``vision/cli.py``)."""
+    from vision.errors import RecogniserUnavailable
+    from vision.evaluate import EvalDataError, synthetic_scenes
+    from vision.pipeline import Recogniser
+
+    try:
+        if args.folder is not None:
+            synthetic_scenes(args.folder, args.kind)  # checked before a model is loaded
+            scenes = folder_scenes(args.kind, args.folder)
+            source = str(args.folder)
+        else:
+            count = SCENES[args.kind] if args.scenes is None else args.scenes
+            seed = CALIBRATION_SEED if args.seed is None else args.seed
+            specs = tuple(args.renderer or DEFAULT_RENDERERS[args.kind])
+            for spec in specs:
+                renderer(spec)  # a bad name fails before any scene is read
+            scenes = rendered_scenes(args.kind, count, seed, specs)
+            source = f"seed {seed}, {', '.join(specs)}"
+        recogniser = Recogniser(args.kind)
+    except (EvalDataError, RecogniserUnavailable, ImportError, AttributeError) as error:
+        print(f"meldcam: {error}", file=sys.stderr)
+        return 2
+
+    def progress(name, read, right, true):
+        if args.verbose:
+            print(f"{name}: {read} read, {right} right, {true} true", file=sys.stderr)
+
+    pieces: list[dict] | None = [] if args.pieces else None
+    report = calibrate(args.kind, scenes, recogniser, progress, pieces)
+    report["source"] = source
+    if args.pieces:
+        args.pieces.write_text(json.dumps(pieces))
+    print(json.dumps(report, indent=1) if args.json else format_calibration(report, source))
+    return 0
