@@ -30,13 +30,26 @@ class FakeRecogniser:
 
 DEFAULT_ANSWER: dict[str, Any] = {
     "pieces": [
-        {"label": "red-1", "bbox": [10, 10, 40, 60], "confidence": 0.9, "alternatives": []},
-        {"label": "red-2", "bbox": [45, 10, 75, 60], "confidence": 0.8, "alternatives": []},
+        {
+            "label": "red-1",
+            "bbox": [10, 10, 40, 60],
+            "confidence": 0.9,
+            "alternatives": [],
+            "sure": True,
+        },
+        {
+            "label": "red-2",
+            "bbox": [45, 10, 75, 60],
+            "confidence": 0.8,
+            "alternatives": [],
+            "sure": True,
+        },
         {
             "label": "red-8",
             "bbox": [80, 10, 110, 60],
             "confidence": 0.4,
             "alternatives": [["red-3", 0.35]],
+            "sure": False,
         },
     ],
     "melds": [[0, 1, 2]],

@@ -132,8 +132,9 @@ def page_melds(read: dict[str, Any]) -> list[list[int]]:
     return melds + ([loose] if loose else [])
 
 
-def expect_board_shows(board: Any, labels: list[str]) -> None:
-    """The photo board shows one box, one tag and one meld chip per piece read, in order."""
+def expect_board_shows(board: Any, labels: list[str], sure: list[bool] | None = None) -> None:
+    """The photo board shows one box, one tag and one meld chip per piece read, in order; the
+    pieces the recogniser did not flag ``sure`` (and only those) are marked to confirm."""
     expect = playwright_api.expect
     boxes = board.locator("svg.boxes g.box")
     expect(boxes).to_have_count(len(labels))
@@ -141,6 +142,14 @@ def expect_board_shows(board: Any, labels: list[str]) -> None:
         expect(boxes.nth(i)).to_have_attribute("data-piece", label)
     expect(board.locator("svg.boxes g.tag")).to_have_count(len(labels))
     expect(board.locator(".meld .chip[data-piece]")).to_have_count(len(labels))
+    if sure is not None:
+        marked = re.compile(r"(^|\s)unsure(\s|$)")
+        for i, flag in enumerate(sure):
+            if flag:
+                expect(boxes.nth(i)).not_to_have_class(marked)
+            else:
+                expect(boxes.nth(i)).to_have_class(marked)
+        expect(board.locator(".meld .chip.unsure")).to_have_count(sure.count(False))
 
 
 def judge(
@@ -326,7 +335,7 @@ def test_game_photo_correct_save_tally_undo_export(tab: Any, server: str, truth)
     read = upload(page, board, photo)
     labels = [p["label"] for p in read["pieces"]]
     groups = page_melds(read)
-    expect_board_shows(board, labels)
+    expect_board_shows(board, labels, [p["sure"] for p in read["pieces"]])
     expect_verdicts(page, *judge(labels, groups))
     shot(page, "03-check-photo-read")
 
@@ -591,7 +600,7 @@ def test_remino_dominoes_read_from_a_photo(tab: Any, server: str, tmp_path: Path
     # the reader was given the game's set: nothing above 9 pips, whatever it read
     assert all(max(int(half) for half in label.split("-")) <= 9 for label in labels), labels
     groups = page_melds(read)
-    expect_board_shows(board, labels)
+    expect_board_shows(board, labels, [p["sure"] for p in read["pieces"]])
     expect_verdicts(page, *judge(labels, groups, "remino", options))
     shot(page, "14-remino-dominoes-read")
 

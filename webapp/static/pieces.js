@@ -32,6 +32,13 @@ const Meldcam = (() => {
     return { text: name, cls: "other" };
   }
 
+  /**
+   * Whether the page asks the player to confirm a piece: the recogniser did not flag it sure
+   * (`sure: false`, chosen so that at least 99.5 % of sure pieces are right; see
+   * docs/choices/vision.md). Pieces entered or corrected by hand are sure.
+   */
+  function toConfirm(piece) { return piece.sure === false; }
+
   function chip(name, extraClass = "") {
     const face = pieceFace(name);
     const button = el("button", { type: "button", class: `chip ${face.cls} ${extraClass}`.trim(),
@@ -125,7 +132,7 @@ const Meldcam = (() => {
       this.setup = setup;
       this.withMelds = withMelds;
       this.onChange = onChange;
-      this.pieces = []; // {label, bbox|null, confidence, alternatives, meld}
+      this.pieces = []; // {label, bbox|null, confidence, sure, alternatives, meld}
       this.meldCount = withMelds ? 1 : 1;
       this.photo = null;
       this.fileInput = root.querySelector(".photo-file");
@@ -167,7 +174,7 @@ const Meldcam = (() => {
     }
 
     setPieces(names) {
-      this.pieces = names.map((label) => ({ label, bbox: null, confidence: 1, alternatives: [], meld: 0 }));
+      this.pieces = names.map((label) => ({ label, bbox: null, confidence: 1, sure: true, alternatives: [], meld: 0 }));
       this.render();
     }
 
@@ -201,8 +208,10 @@ const Meldcam = (() => {
         this.takeRecognition(data);
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         const count = data.pieces.length;
+        const doubtful = this.pieces.filter(toConfirm).length;
+        const check = doubtful ? ` Check the ${doubtful} dashed one${doubtful === 1 ? "" : "s"}.` : "";
         this.setStatus(count
-          ? `Read ${count} piece${count === 1 ? "" : "s"} in ${seconds} s. Tap a box or a piece to correct it.`
+          ? `Read ${count} piece${count === 1 ? "" : "s"} in ${seconds} s.${check} Tap a box or a piece to correct it.`
           : "No pieces found on this photo: take it closer, or tap + to enter them.");
       } catch (error) {
         this.setStatus(error.message || String(error), true);
@@ -233,7 +242,7 @@ const Meldcam = (() => {
       }
       data.pieces.forEach((p, i) => { if (!rank.has(i)) rank.set(i, rank.size); });
       this.pieces = data.pieces.map((p, i) => ({
-        label: p.label, bbox: p.bbox, confidence: p.confidence,
+        label: p.label, bbox: p.bbox, confidence: p.confidence, sure: p.sure,
         alternatives: (p.alternatives || []).map((a) => a[0]),
         // pieces the recogniser put in no meld form one more group of their own
         meld: this.withMelds ? (inMeld.has(i) ? inMeld.get(i) : meldCount) : 0,
@@ -250,7 +259,9 @@ const Meldcam = (() => {
         title: `Piece ${index + 1} was read as ${piece.label}. Which is it?`,
         current: piece.label,
         suggestions: piece.alternatives,
-        onPick: (name) => { piece.label = name; piece.confidence = 1; piece.corrected = true; this.changed(); },
+        onPick: (name) => {
+          piece.label = name; piece.confidence = 1; piece.sure = true; piece.corrected = true; this.changed();
+        },
         onRemove: () => { this.pieces.splice(index, 1); this.changed(); },
         onMove: this.withMelds ? (m) => {
           piece.meld = m; if (m >= this.meldCount) this.meldCount = m + 1; this.changed();
@@ -263,7 +274,7 @@ const Meldcam = (() => {
       picker.open(this.setup, {
         title: this.withMelds ? `Add a piece to meld ${meld + 1}` : "Add a piece",
         onPick: (name) => {
-          this.pieces.push({ label: name, bbox: null, confidence: 1, alternatives: [], meld });
+          this.pieces.push({ label: name, bbox: null, confidence: 1, sure: true, alternatives: [], meld });
           this.changed();
         },
       });
@@ -300,7 +311,7 @@ const Meldcam = (() => {
         if (!piece.bbox) return;
         const [x1, y1, x2, y2] = piece.bbox;
         const state = this.meldState(piece.meld, order);
-        const flags = `${piece.confidence < 0.5 ? " unsure" : ""}${piece.corrected ? " corrected" : ""}`;
+        const flags = `${toConfirm(piece) ? " unsure" : ""}${piece.corrected ? " corrected" : ""}`;
         const group = svgEl("g", { class: `box m${piece.meld % 6} ${state}${flags}`,
           "data-index": i, "data-piece": piece.label, tabindex: 0, role: "button",
           "aria-label": `piece ${i + 1}: ${piece.label}` });
@@ -356,7 +367,7 @@ const Meldcam = (() => {
         for (const i of this.shownOrder()) {
           const piece = this.pieces[i];
           if (piece.meld !== m) continue;
-          const button = chip(piece.label, piece.confidence < 0.5 ? "unsure" : "");
+          const button = chip(piece.label, toConfirm(piece) ? "unsure" : "");
           button.dataset.index = i;
           button.addEventListener("click", () => this.edit(i));
           row.append(button);
