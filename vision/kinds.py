@@ -36,9 +36,11 @@ TILES = KindSettings(
     none_drop=0.5,  # a box whose crop reads "not a tile face" this surely is dropped
     report_floor=0.3,  # chosen on synthetic validation and the trained-on real photos
     group=tiles.group,
-    # Calibrated with `meldcam calibrate --kind tiles` (models/README.md, docs/choices/vision.md).
-    sure_score="probability",
-    sure_threshold=1.01,
+    # The sure rule (docs/choices/vision.md, "The sure flag"): the score chosen on exploration
+    # scenes (seed 20261202); the threshold by `meldcam calibrate --kind tiles` (150 scenes of
+    # seed 20261201, the tile models shipped then: 76.9 % sure, 6 wrong of 2,565, bound 0.0046).
+    sure_score="confidence",
+    sure_threshold=0.855,
 )
 
 DOMINOES = KindSettings(
@@ -76,8 +78,10 @@ DOMINOES = KindSettings(
     repeat_overlap=0.5,
     sets=dominoes.set_labels(),
     group=dominoes.group,
-    # Calibrated with `meldcam calibrate --kind dominoes` (models/README.md).
-    sure_score="probability",
+    # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind dominoes` (500 scenes
+    # of seed 20261201) finds no threshold whose bound is <= 0.5 % for any score: nothing is
+    # sure until the models (or the synthetic truth) allow one.
+    sure_score="framed",
     sure_threshold=1.01,
 )
 
@@ -120,9 +124,10 @@ CARDS = KindSettings(
     # reads: one place, one index.
     repeat_any_label=True,
     group=cards.group,
-    # Calibrated with `meldcam calibrate --kind cards` (models/README.md).
-    sure_score="probability",
-    sure_threshold=1.01,
+    # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind cards` (400 scenes of
+    # seed 20261201, reader c6: 40.6 % sure, 3 wrong of 1,753, bound 0.0044).
+    sure_score="confidence",
+    sure_threshold=0.8531,
 )
 
 KIND_SETTINGS: dict[str, KindSettings] = {s.kind: s for s in (TILES, DOMINOES, CARDS)}
