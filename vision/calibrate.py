@@ -6,9 +6,10 @@ A piece is flagged ``sure`` when its sureness score (``KindSettings.sure_score``
 right at least 99.5 % of the time. The threshold is chosen here:
 
 1. **Calibration scenes**: ``--scenes`` (``SCENES``: tiles 150, dominoes 500, cards 400;
-   a few minutes each on 2 cores) scenes rendered by the kind's generators from
+   4, 8 and 13 minutes on 2 cores shared with a training) scenes rendered by the kind's
+   generators from
    seeds ``CALIBRATION_SEED * 1_000_003 + i`` (the training's scheme, with a base seed no
-   training uses: 20261129-20261160 are the training's), spread evenly over the renderers
+   training uses: the training's base seeds are 20261129-20261161), spread evenly over the renderers
    (``DEFAULT_RENDERERS``: dominoes' looks 1-3, cards' looks 1-5); or the generated scenes of
    ``FOLDER`` (``NAME.jpg`` + ``NAME.json`` with seed, size and pieces, as ``meldcam eval
    --synthetic`` reads them).
