@@ -50,7 +50,7 @@ def _row(name: str, group: dict) -> str:
     def fmt(value, spec: str = ".3f") -> str:
         return "-" if value is None else format(value, spec)
 
-    exact = f"{group['exact']}/{group['photos']}"
+    exact = f"{round(group['exact'] * group['photos'])}/{group['photos']}"
     return (
         f"{name:<22} {group['photos']:>4} {fmt(group['f1']):>7} {exact:>8} "
         f"{fmt(group.get('sure_precision'), '.4f'):>9} {fmt(group.get('sure_share')):>7} "
