@@ -52,7 +52,8 @@ def test_tile_and_domino_labels_come_from_the_right_heads():
 def test_every_piece_gets_a_boolean_sure_from_the_settings_threshold(stand_in):
     image, settings, sessions = stand_in
     for threshold, sure in ((0.0, [True, True]), (0.9, [True, False]), (1.01, [False, False])):
-        recogniser = Recogniser(replace(settings, sure_threshold=threshold), sessions=sessions)
+        by_confidence = replace(settings, sure_score="confidence", sure_threshold=threshold)
+        recogniser = Recogniser(by_confidence, sessions=sessions)
         result = recogniser.recognise(image, channels="bgr")
         assert [p["label"] for p in result["pieces"]] == ["red-5", "blue-9"]  # "none" dropped
         assert [p["sure"] for p in result["pieces"]] == sure

@@ -31,17 +31,20 @@ def test_training_smoke_writes_working_onnx_models(tmp_path):
         ],
         cwd=ROOT,
         check=True,
-        timeout=420,
+        timeout=600,
         capture_output=True,
     )
     assert (work / "runs" / "detector_r3" / "done").exists()  # the round-3 fine-tune ran
     assert (work / "runs" / "detector_obb" / "done").exists()  # and round 4, rotated boxes
     assert any((work / "det_obb" / "labels" / "train").glob("*.txt"))
+    assert (work / "runs" / "detector_r5" / "done").exists()  # and round 5, racks
+    assert any((work / "det_r5" / "labels" / "train").glob("s_synth_look2_*.txt"))
+    assert any((work / "heldout_printing" / "val").glob("*.jpg"))
     for name in ("tile_detector.onnx", "tile_classifier.onnx"):
         assert (out / name).stat().st_size > 10_000
     from vision.detector import OnnxDetector
 
-    assert OnnxDetector(out / "tile_detector.onnx").rotated  # the shipped one is round 4's
+    assert OnnxDetector(out / "tile_detector.onnx").rotated  # the last round's (round 5 in the smoke run)
     session = ort.InferenceSession(str(out / "tile_classifier.onnx"))
     values, colours = session.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})
     assert values.shape[0] == 2 and colours.shape == (2, 4)

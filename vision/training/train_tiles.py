@@ -11,11 +11,16 @@ from its last checkpoint, the classifier from its last epoch):
    ``synth_r3``, seed + 3) + the same real photos; then (round 4) a rotated-box (OBB)
    YOLO26-nano, started from round 3's weights, trained for ``--obb-epochs`` on scenes stored
    with each tile's corners (``synth_obb``, seed + 4) + the same real photos (corners estimated
-   from their boxes), exported as ``tile_detector.onnx`` (rounds 1 and 3 are exported to
-   ``datasets/generated/tiles/intermediate`` then; with ``--obb-epochs 0`` round 3 ships);
+   from their boxes); then (round 5, issue 18) round 4 fine-tuned for ``--r5-epochs`` on look-2
+   scenes (``synth_look2``, seed + 5: racks and one set per photo from named printings, one
+   printing and one rack style never drawn; ``datasets/tiles_racks.py``), the first round-4
+   scenes and the same real photos. The last round is exported as ``tile_detector.onnx``, the
+   others to ``datasets/generated/tiles/intermediate``. The held-out printing's and rack's
+   scenes (seeds + 6, + 7) are generated for ``benchmarks/tiles_generalisation.py``;
 3. ``classifier``: two small CNNs (value 1-17 / joker / none, and colour) on crops cut from
-   full-resolution synthetic scenes (the base set and the round-4 scenes) and trainable real
-   photos, exported together (outputs averaged) to ONNX as ``tile_classifier.onnx``.
+   full-resolution synthetic scenes (the base set, the round-4 and the look-2 scenes) and
+   trainable real photos, exported together (outputs averaged) to ONNX as
+   ``tile_classifier.onnx`` (recipe ``r5``: one member, 30 epochs).
 
 Stages can be run alone with ``--stage``. ``--smoke`` runs a tiny version of everything (tests).
 Imports ultralytics and torch: never imported at inference time.
@@ -484,12 +489,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--obb-epochs", type=int, default=14, help="rotated-box detector")
     parser.add_argument("--r5-scenes", type=int, default=800, help="round-5 (racks) scenes")
     parser.add_argument("--r5-val-scenes", type=int, default=60)
-    parser.add_argument("--r5-epochs", type=int, default=6, help="round-5 detector fine-tune")
+    # Round 5's detector was measured and not shipped (models/README.md): 0 ships round 4's.
+    parser.add_argument("--r5-epochs", type=int, default=0, help="round-5 detector fine-tune")
     parser.add_argument("--held-out-scenes", type=int, default=60, help="per left-out set")
     parser.add_argument("--det-imgsz", type=int, default=384, help="training image size")
     parser.add_argument("--det-export-imgsz", type=int, default=512, help="ONNX input size")
-    parser.add_argument("--cls-epochs", type=int, default=40)
-    parser.add_argument("--cls-members", type=int, default=2, help="classifier ensemble size")
+    parser.add_argument("--cls-epochs", type=int, default=30)
+    parser.add_argument("--cls-members", type=int, default=1, help="classifier ensemble size")
     parser.add_argument("--smoke", action="store_true", help="tiny run for tests")
     parser.add_argument("--no-real", action="store_true", help="synthetic scenes only")
     args = parser.parse_args(argv)
@@ -517,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
                 name=OBB_SYNTH,
                 renderer=OBB_RENDERER,
             )
-        if args.r5_epochs:
+        if args.r5_scenes:
             generate(
                 args.work,
                 args.r5_scenes,
