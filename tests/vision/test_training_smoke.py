@@ -44,7 +44,7 @@ def test_training_smoke_writes_working_onnx_models(tmp_path):
         assert (out / name).stat().st_size > 10_000
     from vision.detector import OnnxDetector
 
-    assert OnnxDetector(out / "tile_detector.onnx").rotated  # the last round's (round 5 in the smoke run)
+    assert OnnxDetector(out / "tile_detector.onnx").rotated  # the last round's (5 in a smoke run)
     session = ort.InferenceSession(str(out / "tile_classifier.onnx"))
     values, colours = session.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})
     assert values.shape[0] == 2 and colours.shape == (2, 4)
