@@ -36,6 +36,7 @@ from datasets.tiles_synth import (
     _tile_matrix,
     background,
     camera,
+    lay_tiles,
     layout,
     photo_effects,
     photo_size,
@@ -110,7 +111,7 @@ def render_look2_detailed(
     ids = np.full((big_h, big_w), -1, np.int32)
     tiles: list[tuple[str, np.ndarray]] = []  # label, face quad in canvas pixels
 
-    def face(label: str, width: int) -> np.ndarray:
+    def face(rng: np.random.Generator, label: str, width: int) -> np.ndarray:
         return render_set_tile(rng, look, label, width)
 
     style = view = None
@@ -119,8 +120,9 @@ def render_look2_detailed(
         view = ("front", "oblique", "above")[int(rng.choice(3, p=[0.45, 0.3, 0.25]))]
         _rack_scene(rng, scene, ids, tiles, face, style, view, w, h, pad)
         tilt = 0.2 if view == "oblique" else 0.08
-    else:
-        _table_scene(rng, scene, ids, tiles, face, w, h, pad)
+    else:  # a table: tiles_synth's melds, piles and loose tiles, of this one set
+        laid = lay_tiles(rng, scene, ids, layout(rng, h, w), pad, face)
+        tiles += [(t.label, t.quad) for t in laid]
         tilt = 0.12
     homography = camera(rng, big_w, big_h, w, h, tilt=tilt)
     scene = cv2.warpPerspective(scene, homography, (w, h), borderMode=cv2.BORDER_REPLICATE)
@@ -157,24 +159,6 @@ def _visible_labels(tiles, ids_photo: np.ndarray, homography: np.ndarray) -> tup
         labels.append((label, [float(x1), float(y1), float(x2), float(y2)]))
         quads.append(corners.astype(float).tolist())
     return labels, quads
-
-
-def _table_scene(rng, scene, ids, tiles, face, w: int, h: int, pad: int) -> None:
-    """Tiles of one set on a table: ``tiles_synth.layout``'s melds, piles and loose tiles."""
-    taken = np.zeros(ids.shape, np.uint8)
-    for cx, cy, angle, tile_w in layout(rng, h, w):
-        label = random_label(rng)
-        img = face(label, tile_w)
-        th, tw = img.shape[:2]
-        matrix = _tile_matrix(tw, th, cx + pad, cy + pad, angle)
-        quad = _corners(matrix, tw, th)
-        poly = np.zeros_like(taken)
-        cv2.fillConvexPoly(poly, quad.astype(np.int32), 1)
-        if (poly & taken).sum() > 0.25 * max(1, int(poly.sum())):
-            continue
-        taken |= poly
-        _paste(scene, ids, img, matrix, len(tiles))
-        tiles.append((label, quad))
 
 
 # ------------------------------------------------------------------------------- racks
@@ -242,7 +226,7 @@ def _rack_scene(rng, scene, ids, tiles, face, style: str, view: str, w, h, pad) 
         squash = rng.uniform(0.55, 0.9)
         for _ in range(int(rng.integers(2, 9))):
             label = random_label(rng)
-            img = face(label, tile_w)
+            img = face(rng, label, tile_w)
             img = cv2.resize(img, (img.shape[1], max(4, int(img.shape[0] * squash))))
             th, tw = img.shape[:2]
             matrix = _tile_matrix(tw, th, x, y, rng.normal(0, 4))
@@ -320,7 +304,7 @@ def _render_rack(rng, face, style: str, view: str, tile_w: int, first_index: int
                 x += tile_w + gap
                 continue
             label = random_label(rng)
-            img = face(label, tile_w)
+            img = face(rng, label, tile_w)
             img = cv2.resize(img, (tile_w, max(4, int(img.shape[0] * fy))))
             th, tw = img.shape[:2]
             lean = rng.normal(0, 1.5) if rng.random() < 0.85 else rng.uniform(-8, 8)

@@ -353,6 +353,37 @@ def _pile(
     return tiles
 
 
+def lay_tiles(
+    rng: np.random.Generator,
+    scene: np.ndarray,
+    ids: np.ndarray,
+    placements: list[tuple[float, float, float, int]],
+    pad: int,
+    draw_face=render_tile,
+    max_number: int = MAX_TILE_NUMBER,
+) -> list[PlacedTile]:
+    """Paste a random tile at each of ``placements`` (``layout``'s, offset by ``pad``), skipping
+    one that would lie mostly on top of another; ``draw_face(rng, label, width)`` draws a face.
+    Returns the tiles laid, their indices in ``ids`` being their positions in the list."""
+    tiles: list[PlacedTile] = []
+    taken = np.zeros(ids.shape, np.uint8)
+    for cx, cy, angle, tile_w in placements:
+        label = random_label(rng, max_number=max_number)
+        face = draw_face(rng, label, tile_w)
+        th, tw = face.shape[:2]
+        matrix = _tile_matrix(tw, th, cx + pad, cy + pad, angle)
+        quad = _corners(matrix, tw, th)
+        poly = np.zeros_like(taken)
+        cv2.fillConvexPoly(poly, quad.astype(np.int32), 1)
+        area = max(1, int(poly.sum()))
+        if (poly & taken).sum() > 0.25 * area:  # mostly on top of another tile: skip it
+            continue
+        taken |= poly
+        _paste(scene, ids, face, matrix, len(tiles))
+        tiles.append(PlacedTile(label, quad))
+    return tiles
+
+
 def photo_size(rng: np.random.Generator) -> tuple[int, int]:
     """A random photo size (w, h): long side 800-1100 px, 4:3, landscape or portrait."""
     long_side = int(rng.choice([800, 960, 1000, 1100]))
@@ -404,22 +435,7 @@ def render_scene_with_quads(
     big_w, big_h = w + 2 * pad, h + 2 * pad
     scene = background(rng, big_h, big_w)
     ids = np.full((big_h, big_w), -1, np.int32)
-    tiles: list[PlacedTile] = []
-    taken = np.zeros((big_h, big_w), np.uint8)
-    for cx, cy, angle, tile_w in layout(rng, h, w):
-        label = random_label(rng, max_number=max_number)
-        face = render_tile(rng, label, tile_w)
-        th, tw = face.shape[:2]
-        matrix = _tile_matrix(tw, th, cx + pad, cy + pad, angle)
-        quad = _corners(matrix, tw, th)
-        poly = np.zeros_like(taken)
-        cv2.fillConvexPoly(poly, quad.astype(np.int32), 1)
-        area = max(1, int(poly.sum()))
-        if (poly & taken).sum() > 0.25 * area:  # mostly on top of another tile: skip it
-            continue
-        taken |= poly
-        _paste(scene, ids, face, matrix, len(tiles))
-        tiles.append(PlacedTile(label, quad))
+    tiles = lay_tiles(rng, scene, ids, layout(rng, h, w), pad, render_tile, max_number)
     # Camera: perspective from a random tilt, cropped to the photo inside the tilted canvas.
     homography = camera(rng, big_w, big_h, w, h)
     scene = cv2.warpPerspective(scene, homography, (w, h), borderMode=cv2.BORDER_REPLICATE)
