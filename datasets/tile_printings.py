@@ -19,7 +19,9 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from datasets.tiles_synth import _font
 
 FONT_DIRS = (Path("/usr/share/fonts"),)
 
@@ -189,11 +191,6 @@ def family_fonts(family: str) -> tuple[str, ...]:
     return found
 
 
-@lru_cache(maxsize=128)
-def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(path, size)
-
-
 @dataclass(frozen=True)
 class SetLook:
     """A physical set as photographed: its printing, one font, one ink shade per colour, one
@@ -286,7 +283,7 @@ def _draw_brand(draw: ImageDraw.ImageDraw, look: SetLook, body, big_w: int, big_
     colour) or printed in a faint ink."""
     font = _font(family_fonts("grotesque")[0], max(8, int(big_w * 0.11)))
     x, y = big_w / 2, big_h * 0.88
-    box = ImageDraw.Draw(Image.new("L", (1, 1))).textbbox((0, 0), look.brand, font=font)
+    box = draw.textbbox((0, 0), look.brand, font=font)
     if box[2] - box[0] > big_w * 0.8:
         font = _font(font.path, max(8, int(font.size * big_w * 0.8 / (box[2] - box[0]))))
     if look.brand_style == "embossed":

@@ -312,10 +312,9 @@ def _render_rack(rng, face, style: str, view: str, tile_w: int, first_index: int
             matrix = _tile_matrix(tw, th, cx, cy, lean)
             index = first_index + len(quads)
             _paste(canvas, rack_ids, img, matrix, index, side)
-            quad_alpha = np.zeros_like(alpha)
-            cv2.fillConvexPoly(quad_alpha, _corners(matrix, tw, th).astype(np.int32), 255)
-            alpha |= quad_alpha
-            quads.append((label, _corners(matrix, tw, th)))
+            corners = _corners(matrix, tw, th)
+            cv2.fillConvexPoly(alpha, corners.astype(np.int32), 255)
+            quads.append((label, corners))
             x += tw + gap + abs(rng.normal(0, tile_w * 0.01))
         # This tier's lip, over its tiles' feet (the next tier's tiles then hide it).
         lip_top = int(top + face_h * (1 - foot_hide))
