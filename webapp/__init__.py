@@ -5,6 +5,13 @@ variables (``MELDCAM_DATABASE_URL``, ``MELDCAM_MAX_CONTENT_LENGTH``...), then th
 given to ``create_app``. The instance folder is ``MELDCAM_INSTANCE_PATH`` or ``INSTANCE_PATH`` in
 ``config``, else Flask's default (``instance/`` beside the package, git-ignored). It holds the
 SQLite database (WAL), the uploaded photos and the secret key, generated there on first start.
+
+Hostile input gets a 4xx, never a 500: bodies are bounded before they are parsed
+(``webapp.bounds``), writes take an ``Idempotency-Key`` (``webapp.idempotency``), clients are
+rate-limited (``webapp.throttle``: ``RATELIMIT_*``), photos are read in turn
+(``RECOGNISE_*`` in ``webapp.photos``). ``HTTPS = True`` (``meldcam serve --https``) marks the
+session cookie ``Secure``; so does any request that arrived over HTTPS (directly, or through a
+proxy that ``meldcam serve --proxy`` trusts).
 """
 
 from __future__ import annotations
@@ -15,10 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy.exc import IntegrityError
-from werkzeug.exceptions import Conflict, HTTPException
+from werkzeug.exceptions import BadRequest, Conflict, HTTPException
+
+from webapp.bounds import clip
 
 MEGABYTE = 1024 * 1024
+FORM_FIELDS_BYTES = 64 * 1024  # a page form's fields (not its files): a hand is a few KB
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' blob: data:; script-src 'self'; style-src 'self'; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
@@ -38,6 +49,16 @@ def _secret_key(instance: Path) -> str:
     return key
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is ``Secure`` when the app is set to HTTPS or the request came over
+    HTTPS: a browser never sends it back over plain HTTP, where it could be read."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config.get("SESSION_COOKIE_SECURE")) or (
+            bool(request) and request.is_secure
+        )
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     config = dict(config or {})
     instance_path = config.pop("INSTANCE_PATH", None) or os.environ.get("MELDCAM_INSTANCE_PATH")
@@ -51,6 +72,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(
         DATABASE_URL=f"sqlite:///{instance / 'meldcam.sqlite3'}",
         MAX_CONTENT_LENGTH=16 * MEGABYTE,
+        MAX_FORM_MEMORY_SIZE=FORM_FIELDS_BYTES,
+        HTTPS=False,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         RECOGNISER_FACTORY=None,
@@ -60,14 +83,21 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
+    if app.config["HTTPS"]:
+        app.config["SESSION_COOKIE_SECURE"] = True
+        app.config["PREFERRED_URL_SCHEME"] = "https"
+    app.session_interface = SessionInterface()
 
-    from webapp import api, pages
+    from webapp import api, pages, photos
     from webapp.db import init_db
+    from webapp.throttle import init_throttle
 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     init_db(app)
+    photos.init_photos(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
+    init_throttle(app)
 
     @app.after_request
     def security_headers(response: Response) -> Response:
@@ -80,10 +110,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Any, int]:
         code = error.code or 500
-        message = error_message(error)
+        message = clip(error_message(error))
         if request.path.startswith("/api/"):
             return jsonify({"error": message}), code
         return render_template("error.html", message=message, code=code), code
+
+    @app.errorhandler(RecursionError)
+    def too_deep(error: RecursionError) -> tuple[Any, int]:
+        return http_error(BadRequest("the request is nested too deeply to be read"))
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> tuple[Any, int]:
@@ -111,6 +145,8 @@ def error_message(error: HTTPException) -> str:
         return "nothing here: check the address"
     if error.code == 405:
         return "this address does not take that kind of request"
+    if error.code == 429:
+        return "too many requests from this device: wait a little, then try again"
     if error.code == 400 and error.description:
         return str(error.description)
     return error.description or error.name

@@ -2,7 +2,8 @@
 
 Writes to a game need its edit token in the ``X-Edit-Token`` header (403 otherwise); they are not
 form posts, so they need no CSRF token (a browser cannot send that header cross-site without
-CORS, which this app never grants).
+CORS, which this app never grants). Writes take an ``Idempotency-Key`` header (see
+``webapp.idempotency``); bodies are bounded before they are parsed (``webapp.bounds``).
 """
 
 from __future__ import annotations
@@ -10,12 +11,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    g,
+    jsonify,
+    request,
+    send_from_directory,
+    url_for,
+)
+from sqlalchemy.orm import Session
 
 from scorer import api as scorer_api
 from scorer.errors import MeldcamError
-from webapp import matches, photos
+from webapp import bounds, idempotency, matches, photos
 from webapp.db import Game, Photo, reading, transaction
+from webapp.idempotency import Answer
 
 bp = Blueprint("api", __name__)
 
@@ -29,18 +41,25 @@ class ApiError(Exception):
 
 @bp.errorhandler(ApiError)
 def _api_error(error: ApiError) -> tuple[Response, int]:
-    return jsonify({"error": error.message}), error.status
+    return jsonify({"error": bounds.clip(error.message)}), error.status
+
+
+@bp.errorhandler(photos.Busy)
+def _busy(error: photos.Busy) -> tuple[Response, int]:
+    response = jsonify({"error": str(error)})
+    response.headers["Retry-After"] = str(error.retry_after)
+    return response, 503
 
 
 @bp.errorhandler(matches.GameUnavailable)
 @bp.errorhandler(photos.RecogniserMissing)
 def _unavailable(error: Exception) -> tuple[Response, int]:
-    return jsonify({"error": str(error)}), 503
+    return jsonify({"error": bounds.clip(str(error))}), 503
 
 
 @bp.errorhandler(MeldcamError)
 def _bad_input(error: MeldcamError) -> tuple[Response, int]:
-    return jsonify({"error": str(error)}), 400
+    return jsonify({"error": bounds.clip(str(error))}), 400
 
 
 @bp.errorhandler(matches.NotFound)
@@ -49,10 +68,37 @@ def _not_found(error: matches.NotFound) -> tuple[Response, int]:
 
 
 def _json_object() -> dict[str, Any]:
-    body = request.get_json(silent=True)
+    """The JSON object sent, within ``webapp.bounds`` (checked before it is parsed in full)."""
+    if not request.is_json:
+        raise ApiError("send a JSON object with Content-Type: application/json", 400)
+    limit = bounds.MAX_JSON_BYTES
+    if (request.content_length or 0) > limit:
+        raise ApiError(f"the request is too large: at most {limit // 1024} KB of JSON", 413)
+    raw = request.stream.read(limit + 1)
+    g.raw_body = raw
+    try:
+        body = bounds.loads(raw)
+    except bounds.TooLarge as error:
+        raise ApiError(str(error), 413) from None
+    except bounds.BadJson as error:
+        raise ApiError(str(error), 400) from None
     if not isinstance(body, dict):
         raise ApiError("send a JSON object with Content-Type: application/json", 400)
     return body
+
+
+def _sent() -> str:
+    """The fingerprint of this write for its Idempotency-Key: body and edit token."""
+    return idempotency.fingerprint(
+        getattr(g, "raw_body", b""), request.headers.get("X-Edit-Token", "")
+    )
+
+
+def _answer(answer: Answer, body: Any = None) -> tuple[Response, int]:
+    response = jsonify(answer.body if body is None else body)
+    if answer.replayed:
+        response.headers[idempotency.REPLAYED_HEADER] = "true"
+    return response, answer.status
 
 
 def _field(body: dict[str, Any], name: str, default: Any = ...) -> Any:
@@ -66,6 +112,17 @@ def _field(body: dict[str, Any], name: str, default: Any = ...) -> Any:
 def _pieces_list(value: Any, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
         raise ApiError(f"{what} must be a list of piece names like red-7, 3-8 or QH", 400)
+    bounds.check_pieces(len(value))
+    bounds.check_piece_names(value)
+    return value
+
+
+def _bounded(value: Any) -> Any:
+    """``value`` (a hand), refused if it names more pieces than any table holds."""
+    try:
+        bounds.check_pieces(bounds.count_texts(value))
+    except bounds.BadJson as error:
+        raise ApiError(str(error), 400) from None
     return value
 
 
@@ -74,18 +131,21 @@ def recognise() -> tuple[Response, int]:
     """Read a photo; with ``game`` (a game's id), dominoes are read for that game's set."""
     kind = request.form.get("kind", "")
     if kind not in photos.KINDS:
-        raise ApiError(f"kind must be one of {', '.join(photos.KINDS)}, not {kind!r}", 400)
+        raise ApiError(
+            f"kind must be one of {', '.join(photos.KINDS)}, not {bounds.quote(kind)}", 400
+        )
     upload = request.files.get("photo")
     if upload is None:
         raise ApiError("attach the photo as the multipart field 'photo'", 400)
-    checked = photos.check_photo(upload.read())
-    game_id = request.form.get("game") or None
-    set_name = None
-    if game_id is not None:  # an unknown game is a 404 before any reading
-        with reading() as session:
-            rules = matches.rules_of(matches.get_game(session, game_id))
-        set_name = photos.domino_set_name(rules) if kind == "dominoes" else None
-    result = photos.recognise(kind, checked, set_name)
+    with photos.turn():  # one photo decoded and read at a time; a full queue is a 503
+        checked = photos.check_photo(upload.read())
+        game_id = request.form.get("game") or None
+        set_name = None
+        if game_id is not None:  # an unknown game is a 404 before any reading
+            with reading() as session:
+                rules = matches.rules_of(matches.get_game(session, game_id))
+            set_name = photos.domino_set_name(rules) if kind == "dominoes" else None
+        result = photos.recognise(kind, checked, set_name)
     filename = None
     try:
         with transaction() as session:
@@ -124,7 +184,10 @@ def photo(photo_id: str) -> Response:
         if record is None:
             raise ApiError("no photo with this id", 404)
         filename = record.filename
-    return send_from_directory(photos.photo_folder(current_app), filename, max_age=3600)
+    response = send_from_directory(photos.photo_folder(current_app), filename, max_age=3600)
+    response.cache_control.public = False  # a photo of someone's table: no shared cache
+    response.cache_control.private = True
+    return response
 
 
 @bp.post("/check")
@@ -133,6 +196,7 @@ def check() -> Response:
     melds = _field(body, "melds")
     if not isinstance(melds, list):
         raise ApiError("melds must be a list of melds, each a list of piece names", 400)
+    bounds.check_pieces(sum(len(m) if isinstance(m, list) else 1 for m in melds), len(melds))
     melds = [_pieces_list(meld, "each meld") for meld in melds]
     opening = _field(body, "opening", False)
     if not isinstance(opening, bool):
@@ -152,7 +216,7 @@ def table() -> Response:
 @bp.post("/score")
 def score() -> Response:
     body = _json_object()
-    hand = _field(body, "hand")
+    hand = _bounded(_field(body, "hand"))
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
     return jsonify(matches.score_hand(body["game"], body.get("options"), hand))
 
@@ -181,15 +245,28 @@ def _links(game_id: str, edit_token: str) -> dict[str, str]:
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
     body = _json_object()
-    with transaction() as session:
+    key = idempotency.header_key()
+    tokens: list[str] = []
+
+    def work(session: Session, stored_key: str | None) -> Answer:
         created = matches.create_game(
-            session, _field(body, "game"), _field(body, "options", None), _field(body, "players")
+            session,
+            _field(body, "game"),
+            _field(body, "options", None),
+            _field(body, "players"),
+            edit_token=idempotency.derived_token(stored_key) if stored_key else None,
         )
+        tokens.append(created.edit_token)
         session.flush()
-        result = matches.game_json(matches.get_game(session, created.game_id))
-    result["edit_token"] = created.edit_token
-    result["links"] = _links(created.game_id, created.edit_token)
-    return jsonify(result), 201
+        return Answer(201, matches.game_json(matches.get_game(session, created.game_id)))
+
+    answer = idempotency.run(key, _sent(), work)
+    # the token is never stored: a replay makes it again from the key
+    token = tokens[0] if tokens else idempotency.derived_token(idempotency.scoped(str(key)))
+    result = dict(answer.body or {})
+    result["edit_token"] = token
+    result["links"] = _links(result["id"], token)
+    return _answer(answer, result)
 
 
 @bp.get("/games/<game_id>")
@@ -205,44 +282,48 @@ def _may_edit(record: Game) -> bool:
     return matches.token_matches(record, request.headers.get("X-Edit-Token")) or can_edit(record)
 
 
-def _edit(game_id: str, change: Callable[[Any, Game], Any]) -> Any:
-    """Run ``change(session, game)`` in one transaction, after checking the edit token."""
-    with transaction() as session:
+def _edit(
+    game_id: str, status: int, name: str, change: Callable[[Any, Game], Any]
+) -> tuple[Response, int]:
+    """Run ``change(session, game)`` in one transaction, after checking the edit token; answer
+    ``{name: outcome, "game": state}``. With an Idempotency-Key, a retry answers the first."""
+    key = idempotency.header_key()
+
+    def work(session: Session, _stored_key: str | None) -> Answer:
         record = matches.get_game(session, game_id)
         if not matches.token_matches(record, request.headers.get("X-Edit-Token")):
             raise ApiError("this needs the game's edit link (X-Edit-Token header)", 403)
         outcome = change(session, record)
-        return outcome, matches.game_json(record)
+        return Answer(status, {name: outcome, "game": matches.game_json(record)})
+
+    return _answer(idempotency.run(key, _sent(), work))
 
 
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id: str) -> tuple[Response, int]:
     body = _json_object()
-    hand = body.get("hand", body)
+    hand = _bounded(body.get("hand", body))
 
     def change(session: Any, record: Game) -> Any:
         return matches.add_hand(session, record, hand).number
 
-    number, state = _edit(game_id, change)
-    return jsonify({"number": number, "game": state}), 201
+    return _edit(game_id, 201, "number", change)
 
 
 @bp.put("/games/<game_id>/hands/<int:number>")
-def edit_hand(game_id: str, number: int) -> Response:
+def edit_hand(game_id: str, number: int) -> tuple[Response, int]:
     body = _json_object()
-    hand = body.get("hand", body)
+    hand = _bounded(body.get("hand", body))
 
     def change(session: Any, record: Game) -> Any:
         return matches.edit_hand(session, record, number, hand).number
 
-    edited, state = _edit(game_id, change)
-    return jsonify({"number": edited, "game": state})
+    return _edit(game_id, 200, "number", change)
 
 
 @bp.delete("/games/<game_id>/hands/last")
-def undo_hand(game_id: str) -> Response:
-    undone, state = _edit(game_id, matches.undo_last_hand)
-    return jsonify({"undone": undone, "game": state})
+def undo_hand(game_id: str) -> tuple[Response, int]:
+    return _edit(game_id, 200, "undone", matches.undo_last_hand)
 
 
 @bp.get("/games/<game_id>/export.json")

@@ -1,4 +1,10 @@
-"""``meldcam serve``: the web app on waitress (a production WSGI server), printing its URL."""
+"""``meldcam serve``: the web app on waitress (a production WSGI server), printing its URL.
+
+``--https`` says the app is reached over HTTPS (a TLS terminator in front): links are https and
+the session cookie is ``Secure``. ``--proxy ADDRESS`` trusts that reverse proxy's
+``X-Forwarded-For`` / ``-Proto`` headers, so rate limits count each player, not the proxy, and a
+request that came over HTTPS is known as such. The ``Server`` header names no version.
+"""
 
 from __future__ import annotations
 
@@ -44,14 +50,37 @@ def _warm_recogniser(app: Any) -> None:
             print(f"meldcam: photo reader not loaded: {error}", file=sys.stderr)
 
 
+SERVER_NAME = "waitress"  # the Server header: no version (to look up flaws for) after the name
+
+
+def server_options(args: argparse.Namespace) -> dict[str, Any]:
+    """waitress's settings for these command-line arguments."""
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "threads": args.threads,
+        "ident": SERVER_NAME,
+    }
+    if getattr(args, "https", False):
+        options["url_scheme"] = "https"
+    if getattr(args, "proxy", None):
+        options.update(
+            trusted_proxy=args.proxy,
+            trusted_proxy_count=1,
+            trusted_proxy_headers={"x-forwarded-for", "x-forwarded-proto"},
+            clear_untrusted_proxy_headers=True,
+        )
+    return options
+
+
 def _serve(args: argparse.Namespace) -> int:
     from waitress import create_server
 
     from webapp import create_app
 
-    app = create_app()
+    app = create_app({"HTTPS": True} if getattr(args, "https", False) else None)
     try:
-        server = create_server(app, host=args.host, port=args.port, threads=args.threads)
+        server = create_server(app, **server_options(args))
     except OSError as error:
         print(f"meldcam: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 2
@@ -75,4 +104,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 for phones on the LAN")
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     serve.add_argument("--threads", type=int, default=4, help="waitress worker threads")
+    serve.add_argument(
+        "--https", action="store_true", help="reached over HTTPS: Secure cookies, https links"
+    )
+    serve.add_argument(
+        "--proxy", metavar="ADDRESS", help="a reverse proxy's address whose X-Forwarded-* to trust"
+    )
     serve.set_defaults(handler=_serve)

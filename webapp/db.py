@@ -107,6 +107,24 @@ class Photo(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
+class WriteRecord(Base):
+    """A write done under an ``Idempotency-Key``: a retry with the same key answers this again.
+
+    ``key`` is the SHA-256 of the method, the path and the client's key (never the key itself);
+    ``fingerprint`` the SHA-256 of what was sent, so a key reused for another request is refused.
+    Stored in the write's own transaction: the write and its record are kept or lost together.
+    """
+
+    __tablename__ = "write_records"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(Integer)
+    body: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    location: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")

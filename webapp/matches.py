@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import io
 import secrets
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from scorer.game import Rules
 from scorer.games import GAME_MODULES, GAME_TITLES, game_module, make_rules
 from scorer.pieces import COLOURS, Card, CardJoker, Domino, Joker, Piece, Tile, piece_kind
 from scorer.tally import MatchState, tally
+from webapp.bounds import quote
 from webapp.db import Game, Hand, Player
 
 KNOCK_GAMES = frozenset({"gin", "domino-gin"})  # hands are {"players", "knocker", "hands"}
@@ -38,6 +40,8 @@ FROM_HAND_GAMES = frozenset({"remik"})  # "remik z reki" can double a hand
 PLAYER_LIMITS: dict[str, tuple[int, int]] = {"domino-gin": (2, 2)}
 DEFAULT_PLAYER_LIMITS = (2, 4)
 MAX_NAME_LENGTH = 40
+MAX_WORD = 32  # a game's, an option's or an option value's name: longer is none of them
+MAX_SEATS = 16  # names sent for one game, blanks included: no game has more than 4 players
 RECOGNISER_KINDS = {"tile": "tiles", "domino": "dominoes", "card": "cards"}
 
 
@@ -55,6 +59,11 @@ def load_rules(game: Any, options: Mapping[str, Any] | None) -> Rules:
         raise OptionError("choose a game: give its name as text")
     if options is not None and not isinstance(options, Mapping):
         raise OptionError("options must be a JSON object of name: value")
+    if len(game) > MAX_WORD:
+        raise OptionError(f"unknown game {quote(game)}: use one of {', '.join(GAME_MODULES)}")
+    for name, value in (options or {}).items():
+        if len(str(name)) > MAX_WORD or (isinstance(value, str) and len(value) > MAX_WORD):
+            raise OptionError(f"no option {quote(name)} takes {quote(value)}")
     try:
         return make_rules(game, options)
     except ImportError as error:
@@ -124,20 +133,48 @@ def catalogue() -> list[dict[str, Any]]:
     return [describe_game(game) for game in GAME_MODULES]
 
 
+# Control (Cc), invisible format (Cf: zero-width space and joiners, bidi overrides, soft hyphen),
+# surrogate (Cs), private-use (Co), unassigned (Cn) and line/paragraph separators (Zl, Zp).
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def clean_name(name: str) -> str:
+    """A player's name in NFC (one encoding per letter), trimmed, or a HandError saying which
+    character is refused: control and invisible characters make look-alike names."""
+    name = unicodedata.normalize("NFC", name).strip()
+    for character in name:
+        if unicodedata.category(character) in REFUSED_CATEGORIES:
+            code = f"U+{ord(character):04X}"
+            label = unicodedata.name(character, "a control character").lower()
+            raise HandError(
+                f"a player's name holds an invisible or control character ({code}, {label}): "
+                "type the name again with letters, digits and spaces"
+            )
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names must differ in: compatibility forms and case folded (Ana = ＡＮＡ = ana)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def clean_players(game: str, players: Any) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise HandError("players must be a list of names")
-    names = [p.strip() for p in players if p.strip()]
     low, high = PLAYER_LIMITS.get(game, DEFAULT_PLAYER_LIMITS)
+    if len(players) > MAX_SEATS:  # refused before any name is looked at
+        raise HandError(f"at most {high} players: {len(players)} names were sent")
+    for name in players:
+        if len(name) > MAX_NAME_LENGTH:
+            raise HandError(f"names are at most {MAX_NAME_LENGTH} characters: {name[:20]}...")
+    names = [clean_name(p) for p in players]
+    names = [name for name in names if name]
     if not low <= len(names) <= high:
         wanted = f"exactly {low}" if low == high else f"{low} to {high}"
         title = GAME_TITLES.get(game, game)
         raise HandError(f"{title} is played by {wanted} players, not {len(names)}")
-    for name in names:
-        if len(name) > MAX_NAME_LENGTH:
-            raise HandError(f"names are at most {MAX_NAME_LENGTH} characters: {name[:20]}...")
-    seen = Counter(name.casefold() for name in names)
-    twice = [name for name in names if seen[name.casefold()] > 1]
+    seen = Counter(name_key(name) for name in names)
+    twice = [name for name in names if seen[name_key(name)] > 1]
     if twice:
         raise HandError(f"two players are called {twice[0]}: give them different names")
     return names
@@ -157,14 +194,17 @@ class CreatedGame:
     edit_token: str
 
 
-def create_game(session: Session, game: Any, options: Any, players: Any) -> CreatedGame:
-    """Check everything, then add the game; the edit token is returned once and stored hashed."""
+def create_game(
+    session: Session, game: Any, options: Any, players: Any, edit_token: str | None = None
+) -> CreatedGame:
+    """Check everything, then add the game; the edit token is returned once and stored hashed
+    (``edit_token`` is given only for a write under an Idempotency-Key, made from that key)."""
     if not isinstance(game, str) or game not in GAME_MODULES:
-        raise OptionError(f"unknown game {game!r}: use one of {', '.join(GAME_MODULES)}")
+        raise OptionError(f"unknown game {quote(game)}: use one of {', '.join(GAME_MODULES)}")
     names = clean_players(game, players)
     rules = load_rules(game, options)
     game_id = secrets.token_urlsafe(12)
-    edit_token = secrets.token_urlsafe(24)
+    edit_token = edit_token or secrets.token_urlsafe(24)
     record = Game(
         id=game_id,
         game=rules.game,
@@ -311,16 +351,29 @@ def game_json(record: Game) -> dict[str, Any]:
     }
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(value: str) -> str:
+    """A text cell a spreadsheet will not run as a formula (OWASP: CSV injection): one that
+    starts with = + - @ or a tab / carriage return gets a leading apostrophe, which the
+    spreadsheet shows as the text itself. Numbers (the points) are written as numbers."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
 def export_csv(record: Game) -> str:
     """Hands x players: each hand's points and the running totals, one row per hand."""
     names = player_names(record)
     state = tally(names, [h.deltas for h in record.hands])
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["hand", "outcome", "winner"] + names + [f"{n} total" for n in names])
+    header = ["hand", "outcome", "winner"] + names + [f"{n} total" for n in names]
+    writer.writerow([csv_text(cell) for cell in header])
     for hand, running in zip(record.hands, state.running, strict=True):
+        outcome = str(hand.result.get("outcome", ""))
+        winner = str(hand.result.get("winner") or "")
         writer.writerow(
-            [hand.number, hand.result.get("outcome", ""), hand.result.get("winner") or ""]
+            [hand.number, csv_text(outcome), csv_text(winner)]
             + [hand.deltas.get(n, 0) for n in names]
             + [running[n] for n in names]
         )

@@ -7,7 +7,6 @@ game address, so the token does not linger in the address bar or history).
 
 from __future__ import annotations
 
-import json
 import secrets
 from typing import Any
 
@@ -15,18 +14,21 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    make_response,
     redirect,
     render_template,
     request,
     session,
     url_for,
 )
+from sqlalchemy.orm import Session as DbSession
 from werkzeug.exceptions import BadRequest, Forbidden
 
 from scorer.errors import MeldcamError
 from scorer.games import GAME_MODULES, GAME_TITLES
-from webapp import matches
-from webapp.db import Game, reading, transaction
+from webapp import bounds, idempotency, matches
+from webapp.db import Game, reading
+from webapp.idempotency import Answer
 
 bp = Blueprint("pages", __name__)
 
@@ -44,9 +46,21 @@ def csrf_token() -> str:
     return str(token)
 
 
+def idempotency_key() -> str:
+    """A fresh key for a form that writes: sending the form again (a retry) sends the same."""
+    return secrets.token_urlsafe(18)
+
+
 @bp.app_context_processor
 def _template_helpers() -> dict[str, Any]:
-    return {"csrf_token": csrf_token}
+    return {"csrf_token": csrf_token, "idempotency_key": idempotency_key}
+
+
+def _no_store(response: Any) -> Response:
+    """Pages that show, or hold in their forms, the edit rights: never kept in a cache."""
+    response = make_response(response)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.before_request
@@ -70,7 +84,7 @@ def _unavailable(error: matches.GameUnavailable) -> tuple[str, int]:
 
 @bp.errorhandler(MeldcamError)
 def _bad_input(error: MeldcamError) -> tuple[str, int]:
-    return render_template("error.html", message=str(error), code=400), 400
+    return render_template("error.html", message=bounds.clip(str(error)), code=400), 400
 
 
 def _edit_tokens() -> dict[str, str]:
@@ -121,33 +135,52 @@ def _my_games() -> list[dict[str, Any]]:
 
 
 @bp.get("/")
-def index() -> str:
-    return render_template(
+def index() -> Response:
+    page = render_template(
         "index.html", games=matches.catalogue(), error=None, form={}, mine=_my_games()
     )
+    return _no_store(page)  # its form's key must be new each time it is shown
 
 
 @bp.post("/games")
 def create_game() -> Any:
     game = request.form.get("game", "")
     players = [request.form.get(f"player-{seat}", "") for seat in range(4)]
-    try:
+    key = idempotency.form_key()
+    tokens: list[str] = []
+
+    def work(db: DbSession, stored_key: str | None) -> Answer:
         if game not in GAME_MODULES:
             raise MeldcamError("choose one of the games")
-        with transaction() as db:
-            created = matches.create_game(db, game, _form_options(game), players)
+        created = matches.create_game(
+            db,
+            game,
+            _form_options(game),
+            players,
+            edit_token=idempotency.derived_token(stored_key) if stored_key else None,
+        )
+        tokens.append(created.edit_token)
+        location = url_for("pages.game", game_id=created.game_id)
+        return Answer(302, {"game_id": created.game_id}, location)
+
+    try:
+        answer = idempotency.run(key, idempotency.form_fingerprint(), work)
     except MeldcamError as error:
         page = render_template(
             "index.html",
             games=matches.catalogue(),
-            error=str(error),
+            error=bounds.clip(str(error)),
             form=request.form,
             mine=_my_games(),
         )
         return page, 400
-    _remember_edit(created.game_id, created.edit_token)
-    session["new_game"] = created.game_id
-    return redirect(url_for("pages.game", game_id=created.game_id))
+    game_id = str((answer.body or {})["game_id"])
+    # a retry after a lost answer: this browser gets the edit rights the first answer gave
+    token = tokens[0] if tokens else idempotency.derived_token(idempotency.scoped(str(key)))
+    _remember_edit(game_id, token)
+    if not answer.replayed:
+        session["new_game"] = game_id
+    return _no_store(redirect(str(answer.location)))
 
 
 @bp.get("/g/<game_id>/edit/<token>")
@@ -157,7 +190,7 @@ def claim(game_id: str, token: str) -> Response:
         if not matches.token_matches(record, token):
             raise Forbidden("this edit link is not right: ask for it again")
     _remember_edit(game_id, token)
-    return redirect(url_for("pages.game", game_id=game_id))
+    return _no_store(redirect(url_for("pages.game", game_id=game_id)))
 
 
 def chart(players: list[str], running: list[dict[str, int]], target: int | None) -> dict[str, Any]:
@@ -206,7 +239,7 @@ def chart(players: list[str], running: list[dict[str, int]], target: int | None)
 
 
 @bp.get("/g/<game_id>")
-def game(game_id: str) -> str:
+def game(game_id: str) -> Any:
     with reading() as db:
         record = matches.get_game(db, game_id)
         state = matches.game_json(record)
@@ -217,7 +250,7 @@ def game(game_id: str) -> str:
     links = {"read": url_for("pages.game", game_id=game_id, _external=True)}
     if token:
         links["edit"] = url_for("pages.claim", game_id=game_id, token=token, _external=True)
-    return render_template(
+    page = render_template(
         "game.html",
         state=state,
         tally=tally,
@@ -227,6 +260,7 @@ def game(game_id: str) -> str:
         links=links,
         just_created=just_created,
     )
+    return _no_store(page) if editable else page
 
 
 def _page_setup(record_game: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -268,7 +302,7 @@ def check_game(game_id: str) -> str:
 
 def _hand_page(
     record: Game, number: int | None, hand: Any, error: str | None, status: int = 200
-) -> tuple[str, int]:
+) -> Response:
     setup = _page_setup(record.game, dict(record.options))
     setup["game_id"] = record.id
     setup["players"] = matches.player_names(record)
@@ -276,11 +310,11 @@ def _hand_page(
     setup["number"] = number
     state = matches.game_json(record)
     page = render_template("hand.html", setup=setup, state=state, number=number, error=error)
-    return page, status
+    return _no_store((page, status))
 
 
 @bp.get("/g/<game_id>/hand")
-def new_hand(game_id: str) -> tuple[str, int]:
+def new_hand(game_id: str) -> Response:
     with reading() as db:
         record = matches.get_game(db, game_id)
         _require_edit(record)
@@ -288,7 +322,7 @@ def new_hand(game_id: str) -> tuple[str, int]:
 
 
 @bp.get("/g/<game_id>/hands/<int:number>/edit")
-def edit_hand_page(game_id: str, number: int) -> tuple[str, int]:
+def edit_hand_page(game_id: str, number: int) -> Response:
     with reading() as db:
         record = matches.get_game(db, game_id)
         _require_edit(record)
@@ -296,26 +330,39 @@ def edit_hand_page(game_id: str, number: int) -> tuple[str, int]:
 
 
 def _posted_hand() -> Any:
+    """The form's hand (JSON), within ``webapp.bounds``: too deep or too large is a 400."""
     try:
-        return json.loads(request.form.get("hand", ""))
-    except json.JSONDecodeError:
+        hand = bounds.loads(request.form.get("hand", ""))
+    except bounds.NotJson:
         raise BadRequest("the hand was not sent: fill in the hand and confirm again") from None
+    except (bounds.BadJson, bounds.TooLarge) as error:
+        raise BadRequest(str(error)) from None
+    try:
+        bounds.check_pieces(bounds.count_texts(hand))
+    except bounds.BadJson as error:
+        raise BadRequest(str(error)) from None
+    return hand
 
 
 def _save_hand(game_id: str, number: int | None) -> Any:
     hand = _posted_hand()
+
+    def work(db: DbSession, _stored_key: str | None) -> Answer:
+        record = matches.get_game(db, game_id)
+        _require_edit(record)
+        if number is None:
+            matches.add_hand(db, record, hand)
+        else:
+            matches.edit_hand(db, record, number, hand)
+        return Answer(302, None, url_for("pages.game", game_id=game_id))
+
     try:
-        with transaction() as db:
-            record = matches.get_game(db, game_id)
-            _require_edit(record)
-            if number is None:
-                matches.add_hand(db, record, hand)
-            else:
-                matches.edit_hand(db, record, number, hand)
+        answer = idempotency.run(idempotency.form_key(), idempotency.form_fingerprint(), work)
     except MeldcamError as error:
         with reading() as db:
-            return _hand_page(matches.get_game(db, game_id), number, hand, str(error), 400)
-    return redirect(url_for("pages.game", game_id=game_id))
+            record = matches.get_game(db, game_id)
+            return _hand_page(record, number, hand, bounds.clip(str(error)), 400)
+    return redirect(str(answer.location))
 
 
 @bp.post("/g/<game_id>/hands")
@@ -330,11 +377,14 @@ def edit_hand(game_id: str, number: int) -> Any:
 
 @bp.post("/g/<game_id>/undo")
 def undo(game_id: str) -> Any:
+    def work(db: DbSession, _stored_key: str | None) -> Answer:
+        record = matches.get_game(db, game_id)
+        _require_edit(record)
+        matches.undo_last_hand(db, record)
+        return Answer(302, None, url_for("pages.game", game_id=game_id))
+
     try:
-        with transaction() as db:
-            record = matches.get_game(db, game_id)
-            _require_edit(record)
-            matches.undo_last_hand(db, record)
+        answer = idempotency.run(idempotency.form_key(), idempotency.form_fingerprint(), work)
     except MeldcamError as error:
-        raise BadRequest(str(error)) from None
-    return redirect(url_for("pages.game", game_id=game_id))
+        raise BadRequest(bounds.clip(str(error))) from None
+    return redirect(str(answer.location))

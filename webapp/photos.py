@@ -3,8 +3,14 @@ and read by the recogniser (``vision.api``), imported lazily and shared by the w
 
 The photo is checked here before any recogniser runs, so that a bad upload gets the same clear
 message whether or not a recogniser is installed: empty file, not an image, a decompression bomb
-(more than ``MAX_PIXELS``), a truncated file. One recognition runs at a time per process: the
-machine has few cores and the recogniser already uses them all.
+(more than ``MAX_PIXELS``), a truncated file. What is stored, and read, is the photo upright,
+no larger than ``MAX_SIDE`` and without metadata (``check_photo``).
+
+Photos are taken in turn: ``RECOGNISE_WORKERS`` (1) at a time are decoded and read, up to
+``RECOGNISE_QUEUE`` (4) more wait for their turn, and past that (or after ``RECOGNISE_WAIT_S``
+seconds of waiting) the upload is answered 503 with ``Retry-After`` (``Busy``): memory stays
+bounded however many phones send at once, and the machine's few cores, which the recogniser
+already uses in full, are never shared by several readings.
 
 Dominoes are read for the game's set (``set_name``, see ``domino_set_name``): a photo for a
 double-nine game is never labelled 10-12. The set goes only to a domino recogniser whose
@@ -19,10 +25,12 @@ from __future__ import annotations
 import inspect
 import io
 import logging
+import math
 import secrets
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,10 +41,12 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from scorer.errors import MeldcamError
 from scorer.game import Rules
 from scorer.pieces import Domino
+from webapp.bounds import clip
 
 KINDS = ("tiles", "dominoes", "cards")
 FORMATS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
 MAX_PIXELS = 50_000_000
+MAX_SIDE = 2000  # long side kept: the recogniser reads at most about this (vision.imageio)
 # the recogniser's set names, by the set's highest pip (Remino's 2x-double-six is two double-sixes)
 DOMINO_SETS_BY_TOP = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
 
@@ -47,6 +57,71 @@ _recognise_lock = threading.Lock()
 
 class PhotoError(MeldcamError):
     """An upload that is not a usable photo."""
+
+
+class Busy(RuntimeError):
+    """Too many photos waiting to be read (503 with ``Retry-After``)."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            "the photo reader is busy with other photos: try again in a few seconds"
+        )
+        self.retry_after = retry_after
+
+
+class Gate:
+    """At most ``workers`` photos at work, ``queue`` more waiting (up to ``wait_s``), else Busy."""
+
+    def __init__(self, workers: int, queue: int, wait_s: float, retry_after: int) -> None:
+        self._slots = threading.Semaphore(max(1, workers))
+        self._lock = threading.Lock()
+        self._admitted = 0
+        self._capacity = max(1, workers) + max(0, queue)
+        self._wait_s = wait_s
+        self.retry_after = retry_after
+
+    @contextmanager
+    def turn(self) -> Iterator[None]:
+        with self._lock:
+            if self._admitted >= self._capacity:
+                raise Busy(self.retry_after)
+            self._admitted += 1
+        try:
+            if not self._slots.acquire(timeout=self._wait_s):
+                raise Busy(self.retry_after)
+            try:
+                yield
+            finally:
+                self._slots.release()
+        finally:
+            with self._lock:
+                self._admitted -= 1
+
+
+GATE_KEY = "meldcam_photo_gate"
+DEFAULTS = {
+    "RECOGNISE_WORKERS": 1,
+    "RECOGNISE_QUEUE": 4,
+    "RECOGNISE_WAIT_S": 60.0,
+    "RECOGNISE_RETRY_AFTER": 5,
+}
+
+
+def init_photos(app: Flask) -> None:
+    for name, value in DEFAULTS.items():
+        app.config.setdefault(name, value)
+    app.extensions[GATE_KEY] = Gate(
+        int(app.config["RECOGNISE_WORKERS"]),
+        int(app.config["RECOGNISE_QUEUE"]),
+        float(app.config["RECOGNISE_WAIT_S"]),
+        int(app.config["RECOGNISE_RETRY_AFTER"]),
+    )
+
+
+def turn() -> Any:
+    """This app's turn at the photo reader: ``with photos.turn(): ...``."""
+    gate: Gate = current_app.extensions[GATE_KEY]
+    return gate.turn()
 
 
 class RecogniserMissing(RuntimeError):
@@ -61,8 +136,21 @@ class CheckedPhoto:
     height: int
 
 
+def _reduced_size(width: int, height: int) -> tuple[int, int]:
+    """The smallest size whose long side is still ``MAX_SIDE`` (the JPEG draft target)."""
+    scale = min(1.0, MAX_SIDE / max(width, height))
+    return max(1, math.ceil(width * scale)), max(1, math.ceil(height * scale))
+
+
 def check_photo(data: bytes) -> CheckedPhoto:
-    """Open and fully decode the photo once, or raise PhotoError with a message for the player."""
+    """Decode the photo once and re-encode what is kept, or raise PhotoError with a message.
+
+    Large JPEGs are decoded at a reduced DCT scale (Pillow's draft mode: a 49-megapixel photo
+    costs about 10 MB, not 150), so no full-size copy is ever held. The EXIF orientation is
+    applied, the long side brought down to ``MAX_SIDE`` (what the recogniser reads at most),
+    and the photo is encoded again in its own format with no metadata: no EXIF (GPS position,
+    camera, time), no XMP, no comments; only the colour profile is kept.
+    """
     if not data:
         raise PhotoError("the photo is empty: take or choose the photo again")
     try:
@@ -74,10 +162,17 @@ def check_photo(data: bytes) -> CheckedPhoto:
                     f"the photo is too large ({image.width} x {image.height} pixels): "
                     f"at most {MAX_PIXELS // 1_000_000} megapixels"
                 )
-            if image.format not in FORMATS:
+            image_format = str(image.format)
+            if image_format not in FORMATS:
                 raise PhotoError(f"{image.format} files are not accepted: send a JPEG, PNG or WebP")
+            if image_format == "JPEG" and max(image.size) > MAX_SIDE:
+                image.draft(None, _reduced_size(*image.size))  # type: ignore[arg-type]
             image.load()
-            upright = ImageOps.exif_transpose(image)
+            icc_profile = image.info.get("icc_profile")
+            image = ImageOps.exif_transpose(image)
+            if max(image.size) > MAX_SIDE:
+                image.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS, reducing_gap=3.0)
+            cleaned = _encode(image, image_format, icc_profile)
     except PhotoError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -85,9 +180,31 @@ def check_photo(data: bytes) -> CheckedPhoto:
         raise PhotoError(f"the photo is too large: at most {limit} megapixels") from None
     except UnidentifiedImageError:
         raise PhotoError("this file is not a photo: send a JPEG, PNG or WebP image") from None
-    except (OSError, SyntaxError, ValueError) as error:
-        raise PhotoError(f"the photo is damaged or cut off ({error}): send it again") from None
-    return CheckedPhoto(data, FORMATS[str(image.format)], upright.width, upright.height)
+    except (OSError, SyntaxError, ValueError, EOFError) as error:
+        reason = clip(str(error), 80)
+        raise PhotoError(f"the photo is damaged or cut off ({reason}): send it again") from None
+    return CheckedPhoto(cleaned, FORMATS[image_format], image.width, image.height)
+
+
+def _encode(image: Image.Image, image_format: str, icc_profile: bytes | None) -> bytes:
+    """The pixels alone, in ``image_format``: Pillow writes no metadata it is not given."""
+    has_alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
+    if image_format == "JPEG":
+        mode = image.mode if image.mode in ("RGB", "L") else "RGB"
+    else:
+        mode = "RGBA" if has_alpha else ("L" if image.mode in ("L", "1") else "RGB")
+    image = image.convert(mode) if image.mode != mode else image.copy()
+    image.info = {}  # Pillow writes some of these back (a JPEG's comment, a PNG's texts)
+    options: dict[str, Any] = {}
+    if icc_profile and mode != "L":
+        options["icc_profile"] = icc_profile
+    if image_format == "JPEG":
+        options.update(quality=92, optimize=True)
+    elif image_format == "WEBP":
+        options.update(quality=90)
+    out = io.BytesIO()
+    image.save(out, image_format, **options)
+    return out.getvalue()
 
 
 def photo_folder(app: Flask) -> Path:

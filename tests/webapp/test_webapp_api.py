@@ -65,7 +65,9 @@ def upload(client: FlaskClient, data: bytes, kind: str = "tiles", **form: str) -
 # ---- recognise ------------------------------------------------------------------------------
 
 
-def test_recognise_answers_the_recogniser_and_keeps_the_photo(app: Flask, client: FlaskClient):
+def test_recognise_answers_the_recogniser_and_keeps_the_photo(
+    app: Flask, client: FlaskClient, recognisers: dict[str, Any]
+):
     photo = jpeg_bytes(120, 80)
     response = upload(client, photo)
     assert response.status_code == 200
@@ -76,10 +78,13 @@ def test_recognise_answers_the_recogniser_and_keeps_the_photo(app: Flask, client
     assert (body["photo"]["width"], body["photo"]["height"]) == (120, 80)
     stored = list(Path(app.instance_path).glob("photos/*"))
     assert len(stored) == 1
-    assert stored[0].read_bytes() == photo
+    kept = stored[0].read_bytes()  # the photo re-encoded without metadata (test_hostile)
+    with Image.open(io.BytesIO(kept)) as image:
+        assert (image.format, image.size) == ("JPEG", (120, 80))
+    assert recognisers["tiles"].seen == [kept]  # the recogniser reads what is kept
     assert len(stored[0].stem) == 32 and stored[0].stem != "photo"  # random, not the upload's name
     served = client.get(body["photo"]["url"])
-    assert served.status_code == 200 and served.data == photo
+    assert served.status_code == 200 and served.data == kept
     assert count(app, Photo) == 1
 
 
