@@ -29,7 +29,9 @@ from werkzeug.exceptions import BadRequest, Conflict, HTTPException
 from webapp.bounds import clip
 
 MEGABYTE = 1024 * 1024
-FORM_FIELDS_BYTES = 64 * 1024  # a page form's fields (not its files): a hand is a few KB
+# a page form's text fields (not its files; a hand is a few KB). Werkzeug also holds each 64 KB
+# chunk of a multipart body against this limit, files included: it must stay well above that.
+FORM_FIELDS_BYTES = 256 * 1024
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' blob: data:; script-src 'self'; style-src 'self'; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"

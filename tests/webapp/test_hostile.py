@@ -9,12 +9,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import subprocess
 import sys
 import textwrap
 import threading
 import time
+import uuid
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -504,6 +507,26 @@ def test_a_49_megapixel_photo_is_decoded_reduced(app: Flask, client: FlaskClient
         assert kept.size == (2000, 1334)
 
 
+def test_a_large_photo_sent_as_a_plain_multipart_body_is_read(client: FlaskClient):
+    """A browser's upload arrives as one streamed multipart body; the form-field bound must not
+    catch its file (Werkzeug reads the body in 64 KB chunks)."""
+    image = Image.effect_noise((900, 700), 64).convert("RGB")
+    out = io.BytesIO()
+    image.save(out, "JPEG", quality=95)
+    photo = out.getvalue()
+    assert len(photo) > 300_000
+    boundary = "b0undary21"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\ntiles\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="p.jpg"\r\n'
+        "Content-Type: image/jpeg\r\n\r\n"
+    ).encode() + photo + f"\r\n--{boundary}--\r\n".encode()
+    response = client.post(
+        "/api/recognise", data=body, content_type=f"multipart/form-data; boundary={boundary}"
+    )
+    assert response.status_code == 200, response.json
+
+
 RSS_SCRIPT = textwrap.dedent(
     """
     import io, sys, time
@@ -659,3 +682,154 @@ def test_waitress_names_no_version(tmp_path: Path):
         assert page.status == 200 and "Secure" in (page.getheader("Set-Cookie") or "")
     finally:
         server.close()
+
+
+# ---- soak: a few hundred mixed hostile requests against waitress ------------------------------
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class QuickReader:
+    def recognise(self, image: bytes) -> dict[str, Any]:
+        return {"kind": "tiles", "pieces": [], "melds": [], "ms": 1}
+
+
+@pytest.mark.slow
+def test_soak_mixed_hostile_requests(tmp_path: Path, photo_49mp: Path):
+    """~400 hostile requests from 4 threads through waitress: no answer is a 5xx, every one
+    comes back within seconds, and memory stays bounded (sampled every 20 ms)."""
+    import http.client
+
+    from waitress import create_server
+
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(tmp_path),
+            "RECOGNISER_FACTORY": lambda kind: QuickReader(),
+            "RATELIMIT_WRITES": "2000 per minute",  # let most writes reach the handlers
+            "RECOGNISE_QUEUE": 8,
+        }
+    )
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    port = int(server.effective_port)  # type: ignore[union-attr]
+    threading.Thread(target=server.run, daemon=True).start()
+
+    def send(method: str, path: str, body: bytes = b"", **headers: str) -> tuple[int, bytes]:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            connection.request(method, path, body=body or None, headers=headers)
+            response = connection.getresponse()
+            return response.status, response.read()
+        finally:
+            connection.close()
+
+    def send_json(path: str, value: Any, method: str = "POST", **headers: str) -> Any:
+        text = value if isinstance(value, str) else json.dumps(value)
+        return send(method, path, text.encode(), **{"Content-Type": "application/json", **headers})
+
+    _, data = send_json("/api/games", {"game": "rummikub", "players": ["Ana", "Ben"]})
+    game = json.loads(data)
+    token = {"X-Edit-Token": game["edit_token"]}
+    hands = f"/api/games/{game['id']}/hands"
+    big_photo = photo_49mp.read_bytes()
+    small = io.BytesIO()
+    Image.new("RGB", (300, 200), (9, 9, 9)).save(small, "JPEG")
+
+    HEADER = "Idempotency-Key"
+
+    def upload(photo: bytes) -> tuple[int, bytes]:
+        boundary = uuid.uuid4().hex
+        body = (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\ntiles\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="p.jpg"\r\n'
+            "Content-Type: image/jpeg\r\n\r\n"
+        ).encode() + photo + f"\r\n--{boundary}--\r\n".encode()
+        return send(
+            "POST",
+            "/api/recognise",
+            body,
+            **{"Content-Type": f"multipart/form-data; boundary={boundary}"},
+        )
+
+    nasty: list[Callable[[int], tuple[int, bytes]]] = [
+        lambda i: send_json("/api/check", DEEP),
+        lambda i: send_json("/api/table", '{"pieces": ' + DEEP + "}"),
+        lambda i: send_json("/api/score", {"game": "rummikub", "hand": {"racks": [[[[]]]]}}),
+        lambda i: send_json("/api/pieces", DEEP),
+        lambda i: send_json(hands, DEEP, **token),
+        lambda i: send_json(f"{hands}/1", DEEP, method="PUT", **token),
+        lambda i: send_json("/api/check", {"game": "rummikub", "melds": [["red-1"]] * 30_000}),
+        lambda i: send_json("/api/check", {"game": "rummikub", "melds": [["x" * 300_000]]}),
+        lambda i: send("POST", "/api/check", b"{" * 2_000_000, **{"Content-Type": "text/json"}),
+        lambda i: send_json("/api/check", '{"game": NaN, "melds": [[Infinity]]}'),
+        lambda i: send_json("/api/check", b"\xff\xfe{bad".decode("latin-1")),
+        lambda i: send_json("/api/games", {"game": "rummikub", "players": ["=1+1", f"@x{i}"]}),
+        lambda i: send_json("/api/games", {"game": "rummikub", "players": ["Ana", "Ana\u200b"]}),
+        lambda i: send_json("/api/games", {"game": ["x"], "players": {"a": 1}}),
+        lambda i: send_json(hands, {"hand": HAND}, **{"X-Edit-Token": f"wrong-{i}"}),
+        lambda i: send_json(hands, {"hand": HAND}, **token, **{HEADER: f"soak-{i % 5}-key"}),
+        lambda i: send_json(hands, {"hand": {"racks": "nope"}}, **token),
+        lambda i: send("DELETE", f"{hands}/last", **token, **{HEADER: "soak-undo-1"}),
+        lambda i: send("GET", f"/api/games/{game['id']}/export.csv"),
+        lambda i: send("GET", f"/g/{game['id']}/edit/not-the-token-{i}"),
+        lambda i: send("POST", f"/g/{game['id']}/hands", b"hand=" + DEEP.encode()),
+        lambda i: send("GET", "/g/" + "x" * 5000),
+        lambda i: send("GET", "/api/photos/" + "../" * 20),
+        lambda i: upload(small.getvalue()),
+        lambda i: upload(b"\xff\xd8\xff" + os.urandom(2000)),
+    ]
+    baseline = rss_mb()
+    samples: list[float] = []
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.is_set():
+            samples.append(rss_mb())
+            time.sleep(0.02)
+
+    answers: list[tuple[int, float, str]] = []
+    lock = threading.Lock()
+
+    def worker(offset: int) -> None:
+        for i in range(offset, 400, 4):
+            which = i % len(nasty)
+            started = time.perf_counter()
+            status, _ = nasty[which](i)
+            with lock:
+                answers.append((status, time.perf_counter() - started, str(which)))
+        if offset == 0:
+            for _ in range(3):
+                started = time.perf_counter()
+                status, _ = upload(big_photo)
+                with lock:
+                    answers.append((status, time.perf_counter() - started, "49 MP"))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    started = time.perf_counter()
+    workers = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    stop.set()
+    server.close()
+    statuses = Counter(status for status, _, _ in answers)
+    failing = [(status, which) for status, _, which in answers if status >= 500]
+    assert len(answers) == 403 and not failing, (statuses, failing[:10])
+    assert statuses[429] > 0 and statuses[400] > 0 and statuses[413] > 0, statuses
+    worst = max(answers, key=lambda a: a[1])
+    assert worst[1] < 10, worst
+    peak = max(samples)
+    assert peak - baseline < 300, (baseline, peak)
+    assert elapsed < 120, elapsed
+    with app.app_context(), reading() as session:
+        query = select(func.count()).select_from(Hand).where(Hand.game_id == game["id"])
+        stored = session.scalar(query)
+    assert stored is not None and stored <= 5  # five keys, each stored at most once
