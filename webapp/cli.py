@@ -79,8 +79,11 @@ def _serve(args: argparse.Namespace) -> int:
     from webapp import create_app
 
     app = create_app({"HTTPS": True} if getattr(args, "https", False) else None)
+    # waitress cuts a body over 4x the app's upload limit before spooling it all to disk (its own
+    # limit is 1 GB); up to there the app answers a clear 413
+    limit = 4 * int(app.config["MAX_CONTENT_LENGTH"])
     try:
-        server = create_server(app, **server_options(args))
+        server = create_server(app, **server_options(args), max_request_body_size=limit)
     except OSError as error:
         print(f"meldcam: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 2
