@@ -30,44 +30,72 @@ import numpy as np
 
 from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES, choose_set, render_set_tile
 from datasets.tiles_synth import (
-    MIN_VISIBLE,
+    Labels,
+    Quads,
     _corners,
     _paste,
     _tile_matrix,
     background,
     camera,
+    labelled,
     lay_tiles,
     layout,
     photo_effects,
     photo_size,
+    pixel_box,
     random_label,
+    visible_pixels,
 )
 
 RACK_STYLES = ("wood", "black", "coloured")
 HELD_OUT_RACK = "coloured"
 RACK_SHARE = 0.6  # share of look-2 scenes that show racks
-
-Labels = list[tuple[str, list[float]]]
-Quads = list[list[list[float]]]
-
-
-def render_training_scene(seed: int) -> tuple[np.ndarray, Labels, Quads]:
-    """A look-2 scene of the printings and rack styles that training may see."""
-    printings = tuple(p for p in PRINTING_NAMES if p != HELD_OUT_PRINTING)
-    racks = tuple(r for r in RACK_STYLES if r != HELD_OUT_RACK)
-    return render_look2_scene(seed, printings, racks)
+TRAINING_PRINTINGS = tuple(p for p in PRINTING_NAMES if p != HELD_OUT_PRINTING)
+TRAINING_RACKS = tuple(r for r in RACK_STYLES if r != HELD_OUT_RACK)
+# The sets of scenes, by name: (printings, rack styles, share of rack scenes).
+LOOK2_SETS: dict[str, tuple[tuple[str, ...], tuple[str, ...], float]] = {
+    "training": (TRAINING_PRINTINGS, TRAINING_RACKS, RACK_SHARE),
+    "held_out_printing": ((HELD_OUT_PRINTING,), TRAINING_RACKS, RACK_SHARE),
+    "held_out_rack": (TRAINING_PRINTINGS, (HELD_OUT_RACK,), 1.0),
+}
 
 
-def render_held_out_printing_scene(seed: int) -> tuple[np.ndarray, Labels, Quads]:
-    """A look-2 scene of the held-out printing only (rack styles that training sees)."""
-    racks = tuple(r for r in RACK_STYLES if r != HELD_OUT_RACK)
-    return render_look2_scene(seed, (HELD_OUT_PRINTING,), racks)
+def leave_out_sets(printing: str) -> dict[str, tuple[tuple[str, ...], tuple[str, ...], float]]:
+    """``LOOK2_SETS`` with ``printing`` left out of training instead of ``HELD_OUT_PRINTING``
+    (to measure each printing left out in turn)."""
+    others = tuple(p for p in PRINTING_NAMES if p != printing)
+    return LOOK2_SETS | {
+        "training": (others, TRAINING_RACKS, RACK_SHARE),
+        "held_out_printing": ((printing,), TRAINING_RACKS, RACK_SHARE),
+    }
+
+
+def render_training_scene(
+    seed: int, left_out: str = HELD_OUT_PRINTING
+) -> tuple[np.ndarray, Labels, Quads]:
+    """A look-2 scene of the printings and rack styles that training may see (every printing
+    but ``left_out``)."""
+    return render_look2_scene(seed, *leave_out_sets(left_out)["training"])
+
+
+def render_training_scene_every_tile(seed: int) -> tuple[np.ndarray, Labels]:
+    """``render_training_scene``'s photo and every tile it shows: the labelled ones, then the
+    partly shown ones (for calibration, which judges every reading against the tile under it)."""
+    scene = render_look2_detailed(seed, *LOOK2_SETS["training"])
+    return scene.image, scene.labels + scene.partial
+
+
+def render_held_out_printing_scene(
+    seed: int, left_out: str = HELD_OUT_PRINTING
+) -> tuple[np.ndarray, Labels, Quads]:
+    """A look-2 scene of the printing ``left_out`` of training only (rack styles that training
+    sees)."""
+    return render_look2_scene(seed, *leave_out_sets(left_out)["held_out_printing"])
 
 
 def render_held_out_rack_scene(seed: int) -> tuple[np.ndarray, Labels, Quads]:
     """A rack scene of the held-out rack style only (printings that training sees)."""
-    printings = tuple(p for p in PRINTING_NAMES if p != HELD_OUT_PRINTING)
-    return render_look2_scene(seed, printings, (HELD_OUT_RACK,), rack_share=1.0)
+    return render_look2_scene(seed, *LOOK2_SETS["held_out_rack"])
 
 
 @dataclass(frozen=True)
@@ -78,6 +106,7 @@ class Look2Scene:
     printing: str
     rack_style: str | None  # None: a table scene
     view: str | None
+    partial: Labels  # the tiles shown too little to be labelled, boxes of what shows
 
 
 def render_look2_scene(
@@ -129,36 +158,30 @@ def render_look2_detailed(
     ids_photo = cv2.warpPerspective(
         ids.astype(np.float32), homography, (w, h), flags=cv2.INTER_NEAREST, borderValue=-1
     ).astype(np.int32)
-    labels, quads = _visible_labels(tiles, ids_photo, homography)
+    labels, quads, partial = _visible_labels(tiles, ids_photo, homography)
     image = photo_effects(rng, scene)
-    return Look2Scene(image, labels, quads, look.printing.name, style, view)
+    return Look2Scene(image, labels, quads, look.printing.name, style, view, partial)
 
 
-def _visible_labels(tiles, ids_photo: np.ndarray, homography: np.ndarray) -> tuple[Labels, Quads]:
+def _visible_labels(
+    tiles, ids_photo: np.ndarray, homography: np.ndarray
+) -> tuple[Labels, Quads, Labels]:
     """Each tile showing at least ``MIN_VISIBLE`` of its face: the box and the smallest rotated
-    rectangle of its visible pixels."""
-    ys, xs = np.nonzero(ids_photo >= 0)
-    owners = ids_photo[ys, xs]
-    order = np.argsort(owners, kind="stable")
-    owners, ys, xs = owners[order], ys[order], xs[order]
-    starts = np.searchsorted(owners, np.arange(len(tiles) + 1))
+    rectangle of its visible pixels; and the partly shown tiles with the boxes of theirs."""
     labels: Labels = []
     quads: Quads = []
-    for i, (label, quad) in enumerate(tiles):
+    partial: Labels = []
+    for (label, quad), points in zip(tiles, visible_pixels(ids_photo, len(tiles)), strict=True):
         full = cv2.perspectiveTransform(quad[None].astype(np.float64), homography)[0]
-        area = cv2.contourArea(full.astype(np.float32))
-        a, b = starts[i], starts[i + 1]
-        if area < 60 or b - a < MIN_VISIBLE * area:
+        if not labelled(len(points), cv2.contourArea(full.astype(np.float32))):
+            if len(points):
+                partial.append((label, pixel_box(points)))
             continue
-        points = np.stack([xs[a:b], ys[a:b]], 1).astype(np.float32)
-        rect = cv2.minAreaRect(points)
-        (cx, cy), (rw, rh), angle = rect
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
         corners = cv2.boxPoints(((cx, cy), (rw + 1, rh + 1), angle))
-        x1, y1 = points.min(0)
-        x2, y2 = points.max(0) + 1
-        labels.append((label, [float(x1), float(y1), float(x2), float(y2)]))
+        labels.append((label, pixel_box(points)))
         quads.append(corners.astype(float).tolist())
-    return labels, quads
+    return labels, quads, partial
 
 
 # ------------------------------------------------------------------------------- racks

@@ -7,6 +7,9 @@ bodies, with or without the face circle, several bold fonts, two joker faces).
 
 A tile is labelled when at least ``MIN_VISIBLE`` of its face is visible (not hidden by another
 tile or cut off by the photo's edge); its box is the axis-aligned box of its visible face corners.
+A tile that shows less is "partly shown": not labelled, yet its true label is
+known, so a reading of it can be judged (calibration) or left unscored (evaluation) rather than
+counted as a tile found where there is none.
 
 Everything is driven by one integer seed: scene ``i`` of a run uses ``seed * 1_000_003 + i``,
 so any scene can be rebuilt alone.
@@ -414,19 +417,64 @@ def camera(
     return crop @ tilted
 
 
+Labels = list[tuple[str, list[float]]]
+Quads = list[list[list[float]]]
+
+
+def labelled(visible: int, face_area: float) -> bool:
+    """Whether a tile with ``visible`` pixels of a face ``face_area`` pixels large in the photo
+    is labelled."""
+    return face_area >= 60 and visible >= MIN_VISIBLE * face_area
+
+
+def visible_pixels(ids_photo: np.ndarray, count: int) -> list[np.ndarray]:
+    """Each of ``count`` tiles' visible pixels in the photo (N x 2 float32 x, y), from the
+    photo's piece-index image."""
+    ys, xs = np.nonzero(ids_photo >= 0)
+    owners = ids_photo[ys, xs]
+    order = np.argsort(owners, kind="stable")
+    owners, ys, xs = owners[order], ys[order], xs[order]
+    starts = np.searchsorted(owners, np.arange(count + 1))
+    points = np.stack([xs, ys], 1).astype(np.float32)
+    return [points[starts[i] : starts[i + 1]] for i in range(count)]
+
+
+def pixel_box(points: np.ndarray) -> list[float]:
+    """The box [x1, y1, x2, y2] around pixels (N x 2 x, y)."""
+    x1, y1 = points.min(0)
+    x2, y2 = points.max(0) + 1
+    return [float(x1), float(y1), float(x2), float(y2)]
+
+
 def render_scene(
     seed: int, size: tuple[int, int] | None = None, max_number: int = MAX_TILE_NUMBER
-) -> tuple[np.ndarray, list[tuple[str, list[float]]]]:
+) -> tuple[np.ndarray, Labels]:
     """A BGR photo and its labelled tiles [(label, [x1, y1, x2, y2]), ...] from one seed."""
-    img, labels, _quads = render_scene_with_quads(seed, size, max_number)
+    img, labels, _quads, _partial = render_scene_detailed(seed, size, max_number)
     return img, labels
 
 
 def render_scene_with_quads(
     seed: int, size: tuple[int, int] | None = None, max_number: int = MAX_TILE_NUMBER
-) -> tuple[np.ndarray, list[tuple[str, list[float]]], list[list[list[float]]]]:
+) -> tuple[np.ndarray, Labels, Quads]:
     """``render_scene``'s photo and labels, and each labelled tile's face corners in the photo
     (4 x [x, y], unclipped: a tile may leave the photo), for rotated-box training."""
+    img, labels, quads, _partial = render_scene_detailed(seed, size, max_number)
+    return img, labels, quads
+
+
+def render_scene_every_tile(seed: int) -> tuple[np.ndarray, Labels]:
+    """``render_scene``'s photo and every tile it shows: the labelled ones, then the partly
+    shown ones (for calibration, which judges every reading against the tile under it)."""
+    img, labels, _quads, partial = render_scene_detailed(seed)
+    return img, labels + partial
+
+
+def render_scene_detailed(
+    seed: int, size: tuple[int, int] | None = None, max_number: int = MAX_TILE_NUMBER
+) -> tuple[np.ndarray, Labels, Quads, Labels]:
+    """``render_scene_with_quads``'s photo, labels and quads, and the partly shown tiles with
+    the boxes of their visible pixels."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
@@ -442,20 +490,22 @@ def render_scene_with_quads(
     ids_crop = cv2.warpPerspective(
         ids.astype(np.float32), homography, (w, h), flags=cv2.INTER_NEAREST, borderValue=-1
     ).astype(np.int32)
-    counts = np.bincount(ids_crop[ids_crop >= 0].ravel(), minlength=len(tiles))
-    labels: list[tuple[str, list[float]]] = []
-    quads: list[list[list[float]]] = []
-    for i, tile in enumerate(tiles):
+    pixels = visible_pixels(ids_crop, len(tiles))
+    labels: Labels = []
+    quads: Quads = []
+    partial: Labels = []
+    for tile, points in zip(tiles, pixels, strict=True):
         quad = cv2.perspectiveTransform(tile.quad[None].astype(np.float64), homography)[0]
         quad = quad.astype(np.float32)
-        full = cv2.contourArea(quad)
-        if full < 60 or counts[i] < MIN_VISIBLE * full:
+        if not labelled(len(points), cv2.contourArea(quad)):
+            if len(points):
+                partial.append((tile.label, pixel_box(points)))
             continue
         x1, y1 = np.clip(quad.min(axis=0), 0, [w, h])
         x2, y2 = np.clip(quad.max(axis=0), 0, [w, h])
         labels.append((tile.label, [float(x1), float(y1), float(x2), float(y2)]))
         quads.append(quad.astype(float).tolist())
-    return photo_effects(rng, scene), labels, quads
+    return photo_effects(rng, scene), labels, quads, partial
 
 
 def photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:

@@ -10,7 +10,10 @@ right at least 99.5 % of the time. The threshold is chosen here:
    generators from
    seeds ``CALIBRATION_SEED * 1_000_003 + i`` (the training's scheme, with a base seed no
    training uses: the training's base seeds are 20261129-20261161), spread evenly over the renderers
-   (``DEFAULT_RENDERERS``: dominoes' looks 1-3, cards' looks 1-5); or the generated scenes of
+   (``DEFAULT_RENDERERS``: tiles' tables and racks, dominoes' looks 1-3, cards' looks 1-5).
+   The tile renderers give every tile the photo shows, the partly shown ones (< 60 % of the
+   face, not labelled for training) too, so that a reading of one is judged against its true
+   label rather than counted as a tile found where there is none; or the generated scenes of
    ``FOLDER`` (``NAME.jpg`` + ``NAME.json`` with seed, size and pieces, as ``meldcam eval
    --synthetic`` reads them).
 2. **Matching**: the recogniser reads each scene; its pieces, most confident first, each take
@@ -60,7 +63,10 @@ NOTHING_SURE = 1.01
 # Scene renderers per kind, "module:function" (``seed -> (BGR image, [(label, box), ...],
 # ...)``) or "module:function@N" (called with ``look=N``), used in turn.
 DEFAULT_RENDERERS: dict[str, tuple[str, ...]] = {
-    "tiles": ("datasets.tiles_synth:render_scene",),
+    "tiles": (
+        "datasets.tiles_synth:render_scene_every_tile",
+        "datasets.tiles_racks:render_training_scene_every_tile",
+    ),
     "dominoes": tuple(f"datasets.dominoes_synth:render_scene@{look}" for look in (1, 2, 3)),
     "cards": tuple(f"vision.calibrate:card_scene@{look}" for look in (1, 2, 3, 4, 5)),
 }
@@ -178,11 +184,19 @@ def iou(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 def match(pieces: list[dict], truth: Truth, min_iou: float = MATCH_IOU) -> list[bool]:
-    """Whether each piece read is right: pieces, most confident first, each take the unmatched
-    true piece overlapping them most (IoU >= ``min_iou`` between any of the piece's boxes,
-    its ``corners`` for a card, and any of the true piece's), and are right when its label is
-    theirs; a piece that takes no true piece is wrong."""
-    right = [False] * len(pieces)
+    """Whether each piece read is right: it took a true piece (``assign``) of its label; a
+    piece that takes no true piece is wrong."""
+    return [
+        j is not None and piece["label"] == truth[j][0]
+        for piece, j in zip(pieces, assign(pieces, truth, min_iou), strict=True)
+    ]
+
+
+def assign(pieces: list[dict], truth: Truth, min_iou: float = MATCH_IOU) -> list[int | None]:
+    """The true piece each piece read takes: pieces, most confident first, each take the
+    unmatched true piece overlapping them most (IoU >= ``min_iou`` between any of the piece's
+    boxes, its ``corners`` for a card, and any of the true piece's), or none (None)."""
+    taken_by: list[int | None] = [None] * len(pieces)
     taken: set[int] = set()
     for i in sorted(range(len(pieces)), key=lambda i: -pieces[i]["confidence"]):
         boxes = pieces[i].get("corners") or [pieces[i]["bbox"]]
@@ -195,8 +209,8 @@ def match(pieces: list[dict], truth: Truth, min_iou: float = MATCH_IOU) -> list[
                 best, best_iou = j, overlap
         if best is not None:
             taken.add(best)
-            right[i] = pieces[i]["label"] == truth[best][0]
-    return right
+            taken_by[i] = best
+    return taken_by
 
 
 # -------------------------------------------------------------------------- the scenes

@@ -20,7 +20,9 @@ from datasets.tiles_racks import (
     render_held_out_rack_scene,
     render_look2_detailed,
     render_training_scene,
+    render_training_scene_every_tile,
 )
+from datasets.tiles_synth import render_scene, render_scene_every_tile
 from vision.evaluate import LABEL_SHAPES
 
 
@@ -105,3 +107,33 @@ def test_held_out_scenes_draw_only_what_training_leaves_out():
     assert scene.printing == HELD_OUT_PRINTING
     scene = render_look2_detailed(0, allowed, (HELD_OUT_RACK,), rack_share=1.0, size=(320, 240))
     assert scene.rack_style == HELD_OUT_RACK
+
+
+def test_partly_shown_tiles_are_listed_apart_from_the_labels():
+    """Tiles showing too little to be labelled (behind a tier, cut off by the frame) are kept
+    with their true labels, after the labelled ones, for calibration to judge readings of them;
+    the labels and the photo are those of the training renderer."""
+    partial_seen = 0
+    for seed in range(6):
+        scene = render_look2_detailed(seed, rack_share=1.0)
+        h, w = scene.image.shape[:2]
+        for label, (x1, y1, x2, y2) in scene.partial:
+            assert LABEL_SHAPES["tiles"].fullmatch(label)
+            assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+        partial_seen += len(scene.partial)
+        image, labels, _quads = render_training_scene(seed)
+        every_image, every = render_training_scene_every_tile(seed)
+        assert np.array_equal(image, every_image)
+        assert every[: len(labels)] == labels
+    assert partial_seen > 0  # racks hide feet and the frame cuts tiles
+
+
+def test_look_1_scenes_list_their_partly_shown_tiles_too():
+    partial_seen = 0
+    for seed in range(4):
+        image, labels = render_scene(seed)
+        every_image, every = render_scene_every_tile(seed)
+        assert np.array_equal(image, every_image)
+        assert every[: len(labels)] == labels
+        partial_seen += len(every) - len(labels)
+    assert partial_seen > 0

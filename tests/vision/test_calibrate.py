@@ -8,6 +8,7 @@ import pytest
 
 from vision.calibrate import (
     NOTHING_SURE,
+    assign,
     choose_threshold,
     clopper_pearson_upper,
     match,
@@ -100,6 +101,18 @@ def test_pieces_are_matched_by_overlap_most_confident_first():
         piece("red-1", [4, 0, 14, 20], 0.3),  # IoU 0.43 with red-1 and red-1 is taken: wrong
     ]
     assert match(pieces, truth) == [True, False, False, False, False]
+
+
+def test_each_piece_is_assigned_the_true_piece_it_took():
+    truth = [("red-1", [[0, 0, 10, 20]]), ("red-2", [[12, 0, 22, 20]]), ("red-3", [[24, 0, 30, 9]])]
+    pieces = [
+        piece("red-1", [0, 0, 10, 20], 0.6),
+        piece("blue-2", [12, 0, 22, 21], 0.9),
+        piece("red-3", [24, 0, 30, 10], 0.7),  # a partly shown tile listed last in the truth
+        piece("joker", [50, 50, 60, 70], 0.99),
+    ]
+    assert assign(pieces, truth) == [0, 1, 2, None]
+    assert match(pieces, truth) == [True, False, True, False]
 
 
 def test_cards_are_matched_by_any_of_their_corner_indices():
