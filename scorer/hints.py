@@ -9,8 +9,11 @@ table untouched. Jokers on the table may move; they stay on the table.
 Number tiles: an exact search by number and, within a number, colour by colour (after van Rijn,
 Takes & Vis 2016, as ``scorer.numbertiles``' table layout), with the rack as optional pieces and
 (pieces placed, value) maximised together; in opening mode the state also carries the melds
-formed and the opening value (both capped at what the rules ask). Remino: the rack choices are
-tried most pieces first on ``ReminoRules.arrange_table``.
+formed and the opening value (both capped at what the rules ask). A position the search does
+not finish within SEARCH_CALLS steps (tables holding jokers where some rack tile cannot be
+placed: seconds, before) goes to an exact integer program (``scorer.tilemip``), which bounds the
+tail. Remino: the rack choices are tried most pieces first on ``ReminoRules.arrange_table``.
+A time budget (``hint(..., budget=)``) gives the best found so far, marked not exact.
 
 Choices where RULES.md and the issue are silent (also in docs/choices/hints.md):
 
@@ -35,6 +38,7 @@ Choices where RULES.md and the issue are silent (also in docs/choices/hints.md):
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -59,6 +63,9 @@ COUNT_WEIGHT = 1 << 20
 PARKING_NEEDED = 2
 # the most pieces the melds-changed tie-break lays out again to keep one more table meld
 REPAIR_LIMIT = 40
+# calls of the search before a position goes to the integer program (about 7 us a call)
+SEARCH_CALLS = 3000
+INEXACT_NOTE = "may not be the best: the time budget ran out first"
 
 ColourState = tuple[int, int, int]  # open runs of length 1, 2, and 3 or more
 # The search packs a colour's state in 9 bits (3 per count: at most 2 tiles + 4 jokers a
@@ -99,11 +106,19 @@ class _ColourChoice:
 
 @dataclass(frozen=True)
 class Solution:
-    """A layout of the required pieces plus ``placed`` optional ones; ``score`` as maximised."""
+    """A layout of the required pieces plus ``placed`` optional ones; ``score`` as maximised.
+
+    ``exact`` is false when a time budget ran out first: the best found, maybe not the best.
+    """
 
     melds: tuple[tuple[NumberPiece, ...], ...]
     placed: tuple[NumberPiece, ...]
     score: int
+    exact: bool = True
+
+
+class _OverBudget(Exception):
+    """The search went past its calls: the position goes to the integer program."""
 
 
 @dataclass
@@ -139,7 +154,9 @@ class _Search:
     required: Counter[NumberPiece]
     optional: Counter[NumberPiece]
     opening: tuple[int, int] | None = None
+    max_calls: int | None = None  # OverBudget past this many calls of ``best``
     memo: dict[int, tuple[int | None, Any, bool]] = field(default_factory=dict)
+    calls: int = 0
 
     def __post_init__(self) -> None:
         width = self.numbers + 3
@@ -198,6 +215,9 @@ class _Search:
         exact when it is ``need`` or more; below that it is only an upper bound (None: no
         layout at all). The memo keeps exact answers and bounds apart.
         """
+        self.calls += 1
+        if self.max_calls is not None and self.calls > self.max_calls:
+            raise _OverBudget
         key = _key(v, c, state, used, grouped, most, extras)
         found = self.memo.get(key)
         if found is not None:
@@ -537,13 +557,33 @@ def solve_number_tiles(
     optional: Sequence[NumberPiece],
     numbers: int,
     opening: tuple[int, int] | None = None,
+    deadline: float | None = None,
+    search_calls: int | None = None,
 ) -> Solution | None:
     """Lay out all ``required`` pieces and the best choice of ``optional`` ones (None: no way).
 
     ``opening`` = (threshold, min_melds) asks for an opening: at least min_melds melds worth
     threshold points or more (the empty layout then does not count).
+
+    The search runs first; past ``search_calls`` calls (SEARCH_CALLS: tens of milliseconds)
+    the position goes to the integer program of ``scorer.tilemip``, which bounds the tail.
+    Both are exact. ``deadline`` (a ``time.perf_counter`` time) stops the integer program
+    there: the best layout found so far comes back with ``exact`` false, or TimeoutError
+    when there is none.
     """
-    return _Search(numbers, Counter(required), Counter(optional), opening).solve()
+    limit = SEARCH_CALLS if search_calls is None else search_calls
+    search = _Search(numbers, Counter(required), Counter(optional), opening, max_calls=limit)
+    try:
+        return search.solve()
+    except _OverBudget:
+        pass
+    from scorer import tilemip
+
+    found = tilemip.solve(required, optional, numbers, opening, deadline)
+    if found is None:
+        return None
+    score = found.count * COUNT_WEIGHT + found.value
+    return Solution(found.melds, found.placed, score, found.exact)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -557,14 +597,20 @@ class Hint:
     placed: tuple[Piece, ...]
     table: tuple[tuple[Piece, ...], ...]
     value: int
+    exact: bool = True  # false: a time budget ran out, the best found so far
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The hint's JSON; ``"exact": false`` and a note only when the budget ran out."""
+        answer: dict[str, Any] = {
             "placed": [p.name for p in self.placed],
             "table": [[p.name for p in meld] for meld in self.table],
             "count": len(self.placed),
             "value": self.value,
         }
+        if not self.exact:
+            answer["exact"] = False
+            answer["note"] = INEXACT_NOTE
+        return answer
 
 
 @dataclass(frozen=True)
@@ -640,23 +686,31 @@ def _value(score: int) -> int:
     return score % COUNT_WEIGHT
 
 
-def number_tile_hint(rules: NumberTileRules, position: Position) -> Hint:
-    """The best move in Rummikub or Remik (see the module docstring for the order of merit)."""
+def number_tile_hint(
+    rules: NumberTileRules, position: Position, deadline: float | None = None
+) -> Hint:
+    """The best move in Rummikub or Remik (see the module docstring for the order of merit).
+
+    Past ``deadline`` (a ``time.perf_counter`` time) the best move found so far, not exact.
+    """
     table = checked_table(rules, position)
     rack = [p for p in position.rack if isinstance(p, Tile) or p == JOKER]
-    if not position.opened:
-        opening = (rules.threshold, rules.min_melds)
-        found = solve_number_tiles([], rack, rules.numbers, opening)
-        if found is None:
-            return Hint((), table, 0)
-        return Hint(found.placed, table + found.melds, _value(found.score))
-    pieces = [p for meld in table for p in meld]
-    best = solve_number_tiles(pieces, rack, rules.numbers)
+    try:
+        if not position.opened:
+            opening = (rules.threshold, rules.min_melds)
+            found = solve_number_tiles([], rack, rules.numbers, opening, deadline)
+            if found is None:
+                return Hint((), table, 0)
+            return Hint(found.placed, table + found.melds, _value(found.score), found.exact)
+        pieces = [p for meld in table for p in meld]
+        best = solve_number_tiles(pieces, rack, rules.numbers, deadline=deadline)
+    except TimeoutError:  # nothing found in time: laying nothing down is always legal
+        return Hint((), table, 0, exact=False)
     assert best is not None  # the table alone is a layout
     if not best.placed:
-        return Hint((), table, 0)
-    kept, layout = _fewest_changed(table, rack, rules.numbers, best)
-    return Hint(best.placed, kept + layout.melds, _value(best.score))
+        return Hint((), table, 0, best.exact)
+    kept, layout = _fewest_changed(table, rack, rules.numbers, best, deadline)
+    return Hint(best.placed, kept + layout.melds, _value(best.score), best.exact)
 
 
 def _near(meld: Sequence[Piece], pieces: Sequence[Piece], reach: int) -> bool:
@@ -687,15 +741,20 @@ def _fewest_changed(
     rack: Sequence[NumberPiece],
     numbers: int,
     best: Solution,
+    deadline: float | None = None,
 ) -> tuple[tuple[tuple[Piece, ...], ...], Solution]:
     """Table melds to keep as they are and a layout of the rest with the best move's pieces.
 
     Keeping every meld, then all but one, is tried exactly. Otherwise the table melds that the
     best layout holds as they were are kept, and then each other meld is kept back too when
-    the layout can be repaired around its pieces (``_repair_without``).
+    the layout can be repaired around its pieces (``_repair_without``). Past ``deadline`` no
+    more is tried: the melds the best layout holds as they were are kept.
     """
     jokers = best.placed.count(JOKER) + sum(meld.count(JOKER) for meld in table)
     reach = 2 + jokers
+
+    def late() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
 
     def attempt(released: Sequence[int]) -> Solution | None:
         """A layout of the released melds' pieces with the pieces the best move lays down."""
@@ -703,7 +762,10 @@ def _fewest_changed(
         pieces = [*required, *best.placed]
         if lonely_tile(pieces, numbers) is not None:  # a quick no
             return None
-        found = solve_number_tiles(pieces, [], numbers)
+        try:
+            found = solve_number_tiles(pieces, [], numbers, deadline=deadline)
+        except TimeoutError:
+            return None
         if found is None:
             return None
         return Solution(found.melds, best.placed, best.score)
@@ -715,6 +777,8 @@ def _fewest_changed(
     if JOKER not in best.placed:  # a joker can join any meld; a tile only melds near it
         candidates = [i for i in candidates if _near(table[i], best.placed, reach)]
     for index in candidates:
+        if late():
+            break
         found = attempt((index,))
         if found is not None:
             return table[:index] + table[index + 1 :], found
@@ -730,6 +794,8 @@ def _fewest_changed(
     rest = Counter(unmatched)
     layout = Solution(tuple(m for m in best.melds if _take(rest, m)), best.placed, best.score)
     for index in list(released):
+        if late():
+            break
         melds = _repair_without(layout.melds, table[index], numbers, reach)
         if melds is not None:
             released.remove(index)
@@ -813,11 +879,13 @@ def _rack_choices(rules: Any, useful: Sequence[Piece]) -> Iterator[tuple[Piece, 
     yield from (choice for choice in choices if choice)
 
 
-def layout_hint(rules: Any, position: Position) -> Hint:
+def layout_hint(rules: Any, position: Position, deadline: float | None = None) -> Hint:
     """The best move by trying rack choices, most pieces and points first, on ``arrange_table``.
 
     Used for Remino. Pieces that fit in no 3-piece meld with the table and the rack are left
     out first; among choices of equal count and value the one changing fewest melds wins.
+    Past ``deadline``: the best found so far (exact once one is found: the first choice that
+    lays out is the best; only the melds-changed tie-break is cut short).
     """
     table = checked_table(rules, position)
     rack = list(position.rack)
@@ -828,6 +896,10 @@ def layout_hint(rules: Any, position: Position) -> Hint:
     for choice in _rack_choices(rules, useful):
         merit = (len(choice), rules.rack_value(list(choice)))
         if best is not None and merit < best:
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            if best is None:
+                return Hint((), table, 0, exact=False)
             break
         if position.opened:
             verdict = rules.arrange_table([*position.table_pieces, *choice])
@@ -882,10 +954,15 @@ def _layout_keeping(
     return tuple(m for i, m in enumerate(table) if i not in released_all), melds
 
 
-def hint(rules: Any, position: Mapping[str, Any]) -> Hint:
-    """The best move for a position given as JSON, in any game that has hints."""
+def hint(rules: Any, position: Mapping[str, Any], budget: float | None = None) -> Hint:
+    """The best move for a position given as JSON, in any game that has hints.
+
+    ``budget`` (seconds): past it the best move found so far, with ``exact`` false. The
+    search checks the clock between steps, so an answer can come a little after the budget.
+    """
+    deadline = None if budget is None else time.perf_counter() + budget
     if isinstance(rules, NumberTileRules):
-        return number_tile_hint(rules, read_position(rules, position))
+        return number_tile_hint(rules, read_position(rules, position), deadline)
     if rules.game == "remino":
-        return layout_hint(rules, read_position(rules, position))
+        return layout_hint(rules, read_position(rules, position), deadline)
     raise OptionError(f"hints exist for rummikub, remik and remino, not for {rules.game}")

@@ -174,21 +174,27 @@ def check_layout(solution, table, rack, numbers):
 POSITIONS = 300
 
 
+# search_calls=0 sends every position to the integer program (scorer.tilemip) at once
+ENGINES = pytest.mark.parametrize("search_calls", [None, 0], ids=["search", "integer-program"])
+
+
+@ENGINES
 @pytest.mark.parametrize("seed", range(3))
-def test_best_move_matches_brute_force(seed):
+def test_best_move_matches_brute_force(seed, search_calls):
     rng = random.Random(seed)
     for _ in range(POSITIONS // 3):
         table, rack, numbers = random_position(rng)
         expected = brute_best(table, rack, numbers)
-        found = solve_number_tiles(table, rack, numbers)
+        found = solve_number_tiles(table, rack, numbers, search_calls=search_calls)
         assert found is not None, (table, rack)
         check_layout(found, table, rack, numbers)
         got = (len(found.placed), rack_value(found.placed))
         assert got == expected, (table, rack, numbers, found.melds)
 
 
+@ENGINES
 @pytest.mark.parametrize("seed", range(3))
-def test_opening_matches_brute_force(seed):
+def test_opening_matches_brute_force(seed, search_calls):
     rng = random.Random(100 + seed)
     for _ in range(POSITIONS // 3):
         _, rack, numbers = random_position(rng)
@@ -197,7 +203,7 @@ def test_opening_matches_brute_force(seed):
         )
         opening = (rng.choice([0, 10, 20, 30]), rng.choice([1, 1, 2, 3]))
         expected = brute_best([], rack, numbers, opening)
-        found = solve_number_tiles([], rack, numbers, opening)
+        found = solve_number_tiles([], rack, numbers, opening, search_calls=search_calls)
         if expected is None:
             assert found is None, (rack, opening, found)
             continue
