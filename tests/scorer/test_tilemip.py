@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from scorer import tilemip
+from scorer import hints, tilemip
 from scorer.games import make_rules
 from scorer.hints import Position, hint, number_tile_hint, solve_number_tiles
 from scorer.numbertiles import judge_meld, rack_value
@@ -70,6 +70,24 @@ def test_openings_in_the_integer_program():
     assert solve_number_tiles([], rack[:3], 13, (30, 1), search_calls=0) is None
 
 
+def test_the_relaxation_bound_and_the_capped_search():
+    """The LP bound is an upper bound; the search capped by the exact best reaches it."""
+    rng = random.Random(5)
+    for _ in range(10):
+        melds, rack = random_position(rng, 13, 2, 40, 10)
+        table = [p for m in melds for p in m]
+        best = solve_number_tiles(table, rack, 13, search_calls=10**9)
+        relaxation = tilemip.relax(table, rack, 13)
+        assert relaxation is not None
+        got = (len(best.placed), rack_value(best.placed))
+        assert got <= relaxation.upper_bound()
+        search = hints._Search(13, Counter(table), Counter(rack))
+        reached = search.reach(best.score)
+        assert reached is not None and reached.score == best.score
+        check(reached, table, rack, 13)
+        assert hints._Search(13, Counter(table), Counter(rack)).reach(best.score + 1) is None
+
+
 def test_jokers_only_and_no_layout():
     found = solve_number_tiles([JOKER] * 3, [], 13, search_calls=0)
     assert found is not None and found.melds == ((JOKER,) * 3,)
@@ -82,7 +100,8 @@ def test_a_budget_gives_the_best_found_marked(monkeypatch):
     def too_slow(*args, **kwargs):
         raise TimeoutError
 
-    monkeypatch.setattr(tilemip, "solve", too_slow)
+    monkeypatch.setattr(tilemip.Relaxation, "integral", lambda self: None)
+    monkeypatch.setattr(tilemip.Relaxation, "branch_and_bound", too_slow)
     monkeypatch.setattr("scorer.hints.SEARCH_CALLS", 0)
     rules = make_rules("rummikub")
     melds = [[Tile("red", 1), Tile("red", 2), Tile("red", 3)]]
