@@ -65,10 +65,16 @@ def score(game: str, options: Mapping[str, Any] | None, hand: Mapping[str, Any])
 
 
 def hint(
-    game: str, options: Mapping[str, Any] | None, position: Mapping[str, Any]
+    game: str,
+    options: Mapping[str, Any] | None,
+    position: Mapping[str, Any],
+    budget: float | None = None,
 ) -> dict[str, Any]:
-    """The best move for ``{"table": [...], "rack": [...], "opened": bool}`` (see scorer.hints)."""
+    """The best move for ``{"table": [...], "rack": [...], "opened": bool}`` (see scorer.hints).
+
+    ``budget`` (seconds): past it, the best found so far with ``"exact": false`` and a note.
+    """
     from scorer.hints import hint as best_move
 
     rules = make_rules(game, options)
-    return best_move(rules, position).to_json()
+    return best_move(rules, position, budget).to_json()

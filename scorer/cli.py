@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any
 
 from scorer import api
-from scorer.errors import HandError
+from scorer.errors import HandError, MeldcamError
 from scorer.games import GAME_MODULES, describe_games
 from scorer.options import parse_option_pairs
 
@@ -53,10 +54,44 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _budget(args: argparse.Namespace) -> float | None:
+    if args.budget_ms is None:
+        return None
+    if args.budget_ms <= 0:
+        raise HandError("--budget-ms must be more than 0")
+    return args.budget_ms / 1000
+
+
 def _hint(args: argparse.Namespace) -> int:
+    options = parse_option_pairs(args.option)
+    if args.jsonl:
+        return _hint_lines(args.game, options, _budget(args))
     position = _stdin_json("position")
-    _print(api.hint(args.game, parse_option_pairs(args.option), position))
+    _print(api.hint(args.game, options, position, _budget(args)))
     return 0
+
+
+def _hint_lines(game: str, options: dict[str, Any], budget: float | None) -> int:
+    """One position per stdin line, one answer per stdout line (flushed), each with ``ms``:
+    the time from reading the line to the answer, inside this process. A line that cannot be
+    answered gets ``{"error": ..., "line": n, "ms": ...}`` and the next lines go on; the exit
+    status is 2 when any line was an error, else 0."""
+    api.hint(game, options, {"rack": []})  # bad game or options: an error before any line
+    failed = False
+    for number, line in enumerate(sys.stdin, start=1):
+        start = time.perf_counter()
+        try:
+            try:
+                position = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise HandError(f"line {number} is not valid JSON: {error}") from None
+            answer = api.hint(game, options, position, budget)
+        except MeldcamError as error:
+            failed = True
+            answer = {"error": str(error), "line": number}
+        answer["ms"] = round((time.perf_counter() - start) * 1000, 3)
+        print(json.dumps(answer, ensure_ascii=False), flush=True)
+    return 2 if failed else 0
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -84,6 +119,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "hint", help="the most rack pieces to lay down, from a position read as JSON from stdin"
     )
     _game_args(hint)
+    hint.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='one position per input line, one answer per output line with its own "ms"',
+    )
+    hint.add_argument(
+        "--budget-ms",
+        type=float,
+        metavar="MS",
+        help='answer within about MS ms: the best found so far, marked "exact": false',
+    )
     hint.set_defaults(handler=_hint)
 
     games = subparsers.add_parser("games", help="list games, options and presets as JSON")

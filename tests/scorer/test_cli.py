@@ -113,3 +113,76 @@ def test_console_script_runs_as_a_real_process():
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["melds"][0]["kind"] == "run"
+
+
+# --- meldcam hint --jsonl (issue 26) -------------------------------------------------------------
+
+GOOD = {"table": [["red-3", "red-4", "red-5"]], "rack": ["red-6"], "opened": True}
+
+
+def test_hint_jsonl_one_answer_per_line_and_bad_lines_go_on(capsys, monkeypatch):
+    lines = [json.dumps(GOOD), "{not json", '{"rack": ["red-99"]}', "[1]", json.dumps(GOOD)]
+    code, out, _ = run(
+        capsys,
+        "hint",
+        "--game",
+        "rummikub",
+        "--jsonl",
+        stdin="\n".join(lines) + "\n",
+        monkeypatch=monkeypatch,
+    )
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert len(answers) == len(lines)
+    assert code == 2  # some line was an error
+    for index in (0, 4):
+        assert answers[index]["placed"] == ["red-6"] and answers[index]["count"] == 1
+    for index in (1, 2, 3):
+        assert answers[index]["line"] == index + 1 and answers[index]["error"]
+    assert "not valid JSON" in answers[1]["error"] and "red-99" in answers[2]["error"]
+    assert all(isinstance(a["ms"], float) and a["ms"] >= 0 for a in answers)
+
+
+def test_hint_jsonl_all_good_exits_0_and_takes_a_budget(capsys, monkeypatch):
+    code, out, _ = run(
+        capsys,
+        "hint",
+        "--game",
+        "remik",
+        "--option",
+        "numbers=17",
+        "--jsonl",
+        "--budget-ms",
+        "500",
+        stdin=json.dumps({"rack": ["red-15", "red-16", "red-17"], "opened": True}) + "\n",
+        monkeypatch=monkeypatch,
+    )
+    assert code == 0
+    (answer,) = [json.loads(line) for line in out.splitlines()]
+    assert answer["count"] == 3 and "exact" not in answer
+
+
+def test_hint_jsonl_bad_game_fails_before_any_line(capsys, monkeypatch):
+    code, out, err = run(
+        capsys, "hint", "--game", "gin", "--jsonl", stdin="{}\n", monkeypatch=monkeypatch
+    )
+    assert code == 2 and out == "" and "hints exist for" in err
+
+
+def test_hint_jsonl_as_a_real_process():
+    """Answers stream out as lines; the times are inside the process (no start-up in them)."""
+    exe = Path(sys.executable).with_name("meldcam")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "meldcam"]
+    lines = [json.dumps(GOOD), "oops", json.dumps({**GOOD, "opened": False})]
+    done = subprocess.run(
+        [*command, "hint", "--game", "rummikub", "--jsonl"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [("error" in a) for a in answers] == [False, True, False]
+    assert answers[2]["count"] == 0  # not opened: a 4-6 run from the rack alone is no opening
+    assert done.returncode == 2
+    assert all(a["ms"] < 5000 for a in answers)
