@@ -213,6 +213,23 @@ def table() -> Response:
     return jsonify(scorer_api.table(body["game"], body.get("options"), pieces))
 
 
+# a hint's answer time: past it the best move found so far, marked "exact": false (issue 26)
+HINT_BUDGET_S = 0.5
+
+
+@bp.post("/hint")
+def hint() -> Response:
+    """The best move for ``position``; within the app's ``HINT_BUDGET_S`` (default 0.5 s) it is
+    the best found so far, with ``"exact": false`` and a note, when the search ran past it."""
+    body = _json_object()
+    position = _bounded(_field(body, "position"))
+    matches.load_rules(_field(body, "game"), _field(body, "options", None))
+    budget = current_app.config.get("HINT_BUDGET_S", HINT_BUDGET_S)
+    answer = scorer_api.hint(body["game"], body.get("options"), position, budget)
+    answer.setdefault("exact", True)
+    return jsonify(answer)
+
+
 @bp.post("/score")
 def score() -> Response:
     body = _json_object()
