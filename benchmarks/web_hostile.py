@@ -147,16 +147,31 @@ def hostile_mix(port: int) -> dict[str, Any]:
                 worst = (seconds, name)
         return answer
 
-    _, data, _, _ = note("new game", post_json(port, "/api/games", {"game": "rummikub",
-                                                                     "players": ["Ana", "Ben"]}))
+    _, data, _, _ = note(
+        "new game", post_json(port, "/api/games", {"game": "rummikub", "players": ["Ana", "Ben"]})
+    )
     game = json.loads(data)
     token = {"X-Edit-Token": game["edit_token"]}
     deep = "[" * 980 + "]" * 980
-    for path in ("/api/check", "/api/table", "/api/score", "/api/games", "/api/pieces",
-                 f"/api/games/{game['id']}/hands"):
+    for path in (
+        "/api/check",
+        "/api/table",
+        "/api/score",
+        "/api/games",
+        "/api/pieces",
+        f"/api/games/{game['id']}/hands",
+    ):
         note(f"nested {path}", post_json(port, path, deep, **token))
-    note("nested PUT", request(port, "PUT", f"/api/games/{game['id']}/hands/1", deep.encode(),
-                               {"Content-Type": "application/json", **token}))
+    note(
+        "nested PUT",
+        request(
+            port,
+            "PUT",
+            f"/api/games/{game['id']}/hands/1",
+            deep.encode(),
+            {"Content-Type": "application/json", **token},
+        ),
+    )
     melds = {"game": "rummikub", "melds": [["red-1", "red-2", "red-3"]] * 100_000}
     big = json.dumps(melds).encode()
     one_meld = json.dumps({"game": "gin", "melds": [["JK"] * 2_000_000]}).encode()
@@ -182,21 +197,26 @@ def hostile_mix(port: int) -> dict[str, Any]:
         thread.join()
 
     names = ['=HYPERLINK("http://x")', "+1+1", "-2", "@SUM(A1)"]
-    _, data, _, _ = note("formula names", post_json(port, "/api/games", {"game": "rummikub",
-                                                                        "players": names}))
+    _, data, _, _ = note(
+        "formula names", post_json(port, "/api/games", {"game": "rummikub", "players": names})
+    )
     formula_game = json.loads(data)["id"]
     for pair in (["Ana", "Ana\u200b"], ["\u00c5", "A\u030a"], ["Ana", "B\u0000"], ["A", "\u202eB"]):
-        note("look-alike names", post_json(port, "/api/games", {"game": "rummikub",
-                                                                 "players": pair}))
+        note(
+            "look-alike names", post_json(port, "/api/games", {"game": "rummikub", "players": pair})
+        )
     key = {"Idempotency-Key": str(uuid.uuid4()), **token}
     for _ in range(3):
-        note("retried hand", post_json(port, f"/api/games/{game['id']}/hands", {"hand": HAND},
-                                       **key))
+        note(
+            "retried hand", post_json(port, f"/api/games/{game['id']}/hands", {"hand": HAND}, **key)
+        )
     new_games = Counter()
     started = time.perf_counter()
     for _ in range(300):
-        answer = note("new game", post_json(port, "/api/games", {"game": "rummikub",
-                                                                  "players": ["Ana", "Ben"]}))
+        answer = note(
+            "new game",
+            post_json(port, "/api/games", {"game": "rummikub", "players": ["Ana", "Ben"]}),
+        )
         new_games[answer[0]] += 1
     new_games_s = time.perf_counter() - started
     bad_tokens = Counter()
@@ -248,16 +268,18 @@ def photos(server: Server, photo: bytes) -> dict[str, Any]:
     series = []
     for _ in range(3):
         body, kind = multipart({"kind": "tiles"}, photo)
-        status, _, _, seconds = request(server.port, "POST", "/api/recognise", body,
-                                           {"Content-Type": kind})
+        status, _, _, seconds = request(
+            server.port, "POST", "/api/recognise", body, {"Content-Type": kind}
+        )
         series.append((status, round(seconds, 2), round(server.memory_mb()["VmRSS"])))
     after_three = server.memory_mb()
     answers: list[tuple[int, float, str]] = []
 
     def send() -> None:
         body, kind = multipart({"kind": "tiles"}, photo)
-        status, _, headers, seconds = request(server.port, "POST", "/api/recognise", body,
-                                              {"Content-Type": kind})
+        status, _, headers, seconds = request(
+            server.port, "POST", "/api/recognise", body, {"Content-Type": kind}
+        )
         answers.append((status, seconds, headers.get("Retry-After", "")))
 
     started = time.perf_counter()
@@ -286,9 +308,11 @@ def photos(server: Server, photo: bytes) -> dict[str, Any]:
 def crash_check(server: Server, crashes: int, seconds: float) -> dict[str, Any]:
     games = []
     for _ in range(4):
-        _, data, _, _ = post_json(server.port, "/api/games",
-                                  {"game": "rummikub", "players": ["Ana", "Ben"],
-                                   "options": {"target": 1_000_000}})
+        _, data, _, _ = post_json(
+            server.port,
+            "/api/games",
+            {"game": "rummikub", "players": ["Ana", "Ben"], "options": {"target": 1_000_000}},
+        )
         games.append(json.loads(data))
     acknowledged: Counter[str] = Counter()
     retries = Counter()
@@ -301,8 +325,9 @@ def crash_check(server: Server, crashes: int, seconds: float) -> dict[str, Any]:
             headers = {"X-Edit-Token": game["edit_token"], "Idempotency-Key": key}
             while not stop.is_set():  # the same key until the server answers
                 try:
-                    status, _, _, _ = post_json(server.port, f"/api/games/{game['id']}/hands",
-                                                {"hand": HAND}, **headers)
+                    status, _, _, _ = post_json(
+                        server.port, f"/api/games/{game['id']}/hands", {"hand": HAND}, **headers
+                    )
                 except (OSError, http.client.HTTPException):
                     with lock:
                         retries["connection"] += 1

@@ -63,9 +63,7 @@ class Busy(RuntimeError):
     """Too many photos waiting to be read (503 with ``Retry-After``)."""
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__(
-            "the photo reader is busy with other photos: try again in a few seconds"
-        )
+        super().__init__("the photo reader is busy with other photos: try again in a few seconds")
         self.retry_after = retry_after
 
 

@@ -6,6 +6,7 @@ real waitress server and checks that no answer is a 5xx and that memory stays bo
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -450,9 +451,7 @@ def test_new_games_are_throttled_per_client(app: Flask, client: FlaskClient):
     codes = [client.post("/api/games", json=body).status_code for _ in range(30)]
     assert codes.count(201) == 20 and codes[20:] == [429] * 10
     other = app.test_client()
-    elsewhere = other.post(
-        "/api/games", json=body, environ_overrides={"REMOTE_ADDR": "192.0.2.7"}
-    )
+    elsewhere = other.post("/api/games", json=body, environ_overrides={"REMOTE_ADDR": "192.0.2.7"})
     assert elsewhere.status_code == 201  # another client has its own count
     assert count(app, Game) == 21
 
@@ -517,10 +516,14 @@ def test_a_large_photo_sent_as_a_plain_multipart_body_is_read(client: FlaskClien
     assert len(photo) > 300_000
     boundary = "b0undary21"
     body = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\ntiles\r\n'
-        f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="p.jpg"\r\n'
-        "Content-Type: image/jpeg\r\n\r\n"
-    ).encode() + photo + f"\r\n--{boundary}--\r\n".encode()
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\ntiles\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="p.jpg"\r\n'
+            "Content-Type: image/jpeg\r\n\r\n"
+        ).encode()
+        + photo
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     response = client.post(
         "/api/recognise", data=body, content_type=f"multipart/form-data; boundary={boundary}"
     )
@@ -626,6 +629,12 @@ def test_photos_are_read_in_turn_and_a_full_queue_is_a_503(tmp_path: Path):
     assert elapsed < 3, elapsed
 
 
+def run_until_closed(server: Any) -> None:
+    """waitress's loop in a thread; closing its sockets from the test ends it (quietly)."""
+    with contextlib.suppress(OSError, ValueError):
+        server.run()
+
+
 # ---- 10. Secure cookies, no-store on edit pages, no server version ----------------------------
 
 
@@ -664,7 +673,7 @@ def test_waitress_names_no_version(tmp_path: Path):
     assert options["url_scheme"] == "https" and options["trusted_proxy"] == "127.0.0.1"
     app = create_app({"INSTANCE_PATH": str(tmp_path), "TESTING": True})
     server = create_server(app, **{**options, "port": 0, "url_scheme": "http"})
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=run_until_closed, args=(server,), daemon=True)
     thread.start()
     try:
         import http.client
@@ -717,7 +726,7 @@ def test_soak_mixed_hostile_requests(tmp_path: Path, photo_49mp: Path):
     )
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
     port = int(server.effective_port)  # type: ignore[union-attr]
-    threading.Thread(target=server.run, daemon=True).start()
+    threading.Thread(target=run_until_closed, args=(server,), daemon=True).start()
 
     def send(method: str, path: str, body: bytes = b"", **headers: str) -> tuple[int, bytes]:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -744,11 +753,12 @@ def test_soak_mixed_hostile_requests(tmp_path: Path, photo_49mp: Path):
 
     def upload(photo: bytes) -> tuple[int, bytes]:
         boundary = uuid.uuid4().hex
-        body = (
+        head = (
             f'--{boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\ntiles\r\n'
-            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="p.jpg"\r\n'
-            "Content-Type: image/jpeg\r\n\r\n"
-        ).encode() + photo + f"\r\n--{boundary}--\r\n".encode()
+            f"--{boundary}\r\nContent-Disposition: form-data; "
+            'name="photo"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'
+        )
+        body = head.encode() + photo + f"\r\n--{boundary}--\r\n".encode()
         return send(
             "POST",
             "/api/recognise",
