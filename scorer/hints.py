@@ -53,7 +53,6 @@ from scorer.numbertiles import (
     build_groups,
     count_grid,
     lonely_tile,
-    rack_value,
     tile_sort_key,
 )
 from scorer.pieces import COLOURS, NumberPiece, Piece, Tile
@@ -66,10 +65,9 @@ PARKING_NEEDED = 2
 # the most pieces the melds-changed tie-break lays out again to keep one more table meld
 REPAIR_LIMIT = 40
 # calls of the search before a position goes to the integer program (about 7 us a call)
-SEARCH_CALLS = 3000
+SEARCH_CALLS = 2000
 INEXACT_NOTE = "may not be the best: the time budget ran out first"
 
-_NO_CAP = 1 << 62  # no bound on the score from outside the search
 ColourState = tuple[int, int, int]  # open runs of length 1, 2, and 3 or more
 # The search packs a colour's state in 9 bits (3 per count: at most 2 tiles + 4 jokers a
 # number) and the table's state in one int, colour c at bit 9c: cheap to hash and to update.
@@ -210,7 +208,6 @@ class _Search:
         most: int,
         extras: Extras,
         need: int = 0,
-        cap: int = _NO_CAP,
     ) -> int | None:
         """Best score of optional pieces placeable from (number v, colour c) on, or None.
 
@@ -218,10 +215,6 @@ class _Search:
         Branch and bound: only a score of ``need`` or more matters to the caller. The answer is
         exact when it is ``need`` or more; below that it is only an upper bound (None: no
         layout at all). The memo keeps exact answers and bounds apart.
-
-        ``cap``: a bound on the whole layout's score (the integer program's relaxation) less
-        the score gained on the way here. It bounds this state's own best score too (that does
-        not depend on the way here), so a score reaching it is exact and the search stops.
         """
         self.calls += 1
         if self.max_calls is not None and self.calls > self.max_calls:
@@ -240,7 +233,7 @@ class _Search:
         if c == 0 and self._deficit(v, state) > budget:
             self.memo[key] = (None, None, True)
             return None
-        ceiling = min(self.ceiling[v][c], cap)
+        ceiling = self.ceiling[v][c]
         if ceiling < need:
             return ceiling
         best_score: int | None = None
@@ -261,7 +254,7 @@ class _Search:
                 else:
                     after = self._add(extras, groups, (grouped + group_jokers) * v)
                 target = need if best_score is None else best_score + 1
-                score = self.best(v + 1, 0, state, used + group_jokers, 0, 0, after, target, cap)
+                score = self.best(v + 1, 0, state, used + group_jokers, 0, 0, after, target)
                 if score is None:
                     continue
                 if score >= target:
@@ -289,7 +282,6 @@ class _Search:
                     max(most, choice.grouped),
                     after,
                     target - gained,
-                    cap - gained,
                 )
                 if following is None:
                     continue
@@ -433,14 +425,6 @@ class _Search:
             if score is None or score >= count * COUNT_WEIGHT:
                 break
         if score is None:
-            return None
-        return self._solution(score)
-
-    def reach(self, bound: int) -> Solution | None:
-        """The layout whose score is ``bound``, an upper bound on the best (the relaxation's);
-        None when no layout reaches it (then the bound was not tight)."""
-        score = self.best(1, 0, 0, 0, 0, 0, (0, 0), bound, bound)
-        if score is None or score < bound:
             return None
         return self._solution(score)
 
@@ -595,38 +579,17 @@ def solve_number_tiles(
     """
     limit = SEARCH_CALLS if search_calls is None else search_calls
     search = _Search(numbers, Counter(required), Counter(optional), opening, max_calls=limit)
-    try:
+    with suppress(_OverBudget):
         return search.solve()
-    except _OverBudget:
-        pass
     from scorer import tilemip
 
     relaxation = tilemip.relax(required, optional, numbers, opening)
     if relaxation is None:
         return None
-    found = relaxation.integral()
+    # its vertex when integral (then the best), else HiGHS's branch and bound
+    found = relaxation.integral() or relaxation.branch_and_bound(deadline)
     if found is None:
-        # The relaxation's bound is mostly tight (its vertex is fractional only because the
-        # best face holds many layouts): a layout reaching it is the best. First the pieces
-        # the LP lays down, with no choice left; then the search, capped by the bound.
-        count, value = relaxation.upper_bound()
-        bound = count * COUNT_WEIGHT + value
-        chosen = relaxation.chosen()
-        if chosen is not None and len(chosen) * COUNT_WEIGHT + rack_value(chosen) == bound:
-            pieces = Counter(required) + Counter(chosen)
-            layout = _Search(numbers, pieces, Counter(), opening, max_calls=limit)
-            with suppress(_OverBudget):
-                laid = layout.solve()
-                if laid is not None:
-                    return Solution(laid.melds, tuple(chosen), bound)
-        search.max_calls = search.calls + limit
-        with suppress(_OverBudget):
-            reached = search.reach(bound)
-            if reached is not None:
-                return reached
-        found = relaxation.branch_and_bound(deadline)
-        if found is None:
-            return None
+        return None
     score = found.count * COUNT_WEIGHT + found.value
     return Solution(found.melds, found.placed, score, found.exact)
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from scorer import hints, tilemip
+from scorer import tilemip
 from scorer.games import make_rules
 from scorer.hints import Position, hint, number_tile_hint, solve_number_tiles
 from scorer.numbertiles import judge_meld, rack_value
@@ -70,8 +70,7 @@ def test_openings_in_the_integer_program():
     assert solve_number_tiles([], rack[:3], 13, (30, 1), search_calls=0) is None
 
 
-def test_the_relaxation_bound_and_the_capped_search():
-    """The LP bound is an upper bound; the search capped by the exact best reaches it."""
+def test_the_relaxation_bounds_the_best():
     rng = random.Random(5)
     for _ in range(10):
         melds, rack = random_position(rng, 13, 2, 40, 10)
@@ -79,13 +78,7 @@ def test_the_relaxation_bound_and_the_capped_search():
         best = solve_number_tiles(table, rack, 13, search_calls=10**9)
         relaxation = tilemip.relax(table, rack, 13)
         assert relaxation is not None
-        got = (len(best.placed), rack_value(best.placed))
-        assert got <= relaxation.upper_bound()
-        search = hints._Search(13, Counter(table), Counter(rack))
-        reached = search.reach(best.score)
-        assert reached is not None and reached.score == best.score
-        check(reached, table, rack, 13)
-        assert hints._Search(13, Counter(table), Counter(rack)).reach(best.score + 1) is None
+        assert (len(best.placed), rack_value(best.placed)) <= relaxation.upper_bound()
 
 
 def test_jokers_only_and_no_layout():
