@@ -124,3 +124,12 @@ def test_exact_answers_carry_no_marker():
     rules = make_rules("rummikub")
     answer = hint(rules, {"table": [], "rack": ["red-1", "red-2", "red-3"], "opened": True})
     assert "exact" not in answer.to_json() and answer.exact
+
+
+def test_remino_hints_stop_at_their_budget():
+    rules = make_rules("remino")
+    position = {"table": [], "rack": ["1-2", "1-3", "1-4", "5-5"], "opened": True}
+    assert hint(rules, position).exact
+    late = hint(rules, position, budget=0.0)
+    assert not late.exact and late.placed == ()
+    assert late.to_json()["note"]
