@@ -85,7 +85,9 @@ def _meld_problem(cards: Sequence[Card]) -> tuple[str | None, str | None]:
         return "set", None  # distinct cards of one rank: at most 4, one per suit
     if len(suits) == 1:
         ordered = sorted(c.rank for c in cards)
-        if ordered[0] == 1 and ordered[-1] == 13:
+        consecutive = ordered == list(range(ordered[0], ordered[0] + len(ordered)))
+        # A-2-...-K (all 13) is a run; only a run that would turn the corner K-A is not
+        if not consecutive and ordered[0] == 1 and ordered[-1] == 13:
             return None, "the ace is low only: A-2-3 is a run, Q-K-A and K-A-2 are not"
         suit = cards[0].suit
         for low, high in itertools.pairwise(ordered):

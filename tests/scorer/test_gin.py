@@ -60,6 +60,8 @@ def test_parse_rejects_jokers_and_non_cards() -> None:
         ("AH 2H 3H", "run", 6),
         ("9S 10S JS QS KS", "run", 49),
         ("JD 9D 10D", "run", 29),  # order on the table does not matter
+        # all thirteen, ace low, in any order (issue 22: A..K plus the missing Q was refused)
+        ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS KS QS", "run", 85),
     ],
 )
 def test_legal_melds_with_kind_and_value(meld: str, kind: str, value: int) -> None:
