@@ -419,10 +419,16 @@ def arrange(
 
 def lonely_tile(pieces: Sequence[NumberPiece], numbers: int) -> Tile | None:
     """A tile that no run or group of these pieces could hold, even ignoring the others' needs."""
+    return next(iter(lonely_tiles(pieces, numbers)), None)
+
+
+def lonely_tiles(pieces: Sequence[NumberPiece], numbers: int) -> list[Tile]:
+    """Every tile (once, lowest number first) that no run or group of these pieces could hold."""
     jokers = sum(1 for p in pieces if not isinstance(p, Tile))
     if jokers >= 2:
-        return None
+        return []
     present = {(p.colour, p.number) for p in pieces if isinstance(p, Tile)}
+    alone = []
     for colour, number in sorted(present, key=lambda cn: (cn[1], _COLOUR_INDEX[cn[0]])):
         partners = sum(1 for c in COLOURS if c != colour and (c, number) in present)
         if partners + jokers >= 2:
@@ -435,8 +441,8 @@ def lonely_tile(pieces: Sequence[NumberPiece], numbers: int) -> Tile | None:
             for w in windows
         ):
             continue
-        return Tile(colour, number)
-    return None
+        alone.append(Tile(colour, number))
+    return alone
 
 
 # ---------------------------------------------------------------------------------------------
@@ -530,9 +536,11 @@ class NumberTileRules:
         found = arrange(tiles, numbers=self.numbers)
         if found is not None:
             return TableVerdict(True, found.melds)
-        alone = lonely_tile(tiles, self.numbers)
-        if alone is not None:
-            reason = f"{alone.name} fits in no run or group with these tiles"
+        alone = lonely_tiles(tiles, self.numbers)
+        if alone:  # every one of them, so a player sees all that is wrong at once
+            names = ", ".join(tile.name for tile in alone)
+            verb = "fits" if len(alone) == 1 else "fit"
+            reason = f"{names} {verb} in no run or group with these tiles"
         else:
             reason = "these tiles cannot all be laid out as runs and groups at once"
         return TableVerdict(False, None, reason)

@@ -263,9 +263,11 @@ class ReminoRules:
         search = _TableSearch(self.top, Counter(naturals), jokers)
         layout = search.solve()
         if layout is None:
-            stuck = search.stuck_tile()
-            if stuck is not None:
-                reason = f"{stuck.name} fits in no run or group with the other tiles on the table"
+            stuck = search.stuck_tiles()
+            if stuck:  # every one of them, so a player sees all that is wrong at once
+                names = ", ".join(tile.name for tile in stuck)
+                verb = "fits" if len(stuck) == 1 else "fit"
+                reason = f"{names} {verb} in no run or group with the other tiles on the table"
             elif not naturals:
                 reason = f"{jokers} joker{'s' if jokers > 1 else ''} alone cannot form a meld"
             else:
@@ -386,13 +388,14 @@ class _TableSearch:
         state = tuple(self.start[tile] for tile in self.tiles)
         return self._search(state, self.jokers, 0, [])
 
-    def stuck_tile(self) -> Domino | None:
-        """A tile that fits in no meld at all with the other tiles."""
+    def stuck_tiles(self) -> list[Domino]:
+        """Every tile that fits in no meld at all with the other tiles."""
         state = tuple(self.start[tile] for tile in self.tiles)
-        for index, tile in enumerate(self.tiles):
-            if next(self.candidates(index, state, self.jokers), None) is None:
-                return tile
-        return None
+        return [
+            tile
+            for index, tile in enumerate(self.tiles)
+            if next(self.candidates(index, state, self.jokers), None) is None
+        ]
 
     def candidates(self, index: int, state: State, jokers: int) -> Iterator[Option]:
         """Melds holding tile ``index``, made of the tiles left and up to ``jokers`` jokers."""

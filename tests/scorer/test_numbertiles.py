@@ -205,6 +205,12 @@ def test_table_with_a_tile_that_fits_nowhere(rummikub):
     assert verdict.reason == "red-9 fits in no run or group with these tiles"
 
 
+def test_table_names_every_tile_that_fits_nowhere(rummikub):
+    verdict = rummikub.arrange_table(tiles("red-1 red-2 red-3 blue-9 black-5 orange-12"))
+    assert verdict.reason == "black-5, blue-9, orange-12 fit in no run or group with these tiles"
+    assert lonely_tile(tiles("red-1 red-2 red-3 blue-9 black-5"), 13) == Tile("black", 5)
+
+
 def test_table_where_every_tile_fits_somewhere_but_not_all_at_once(rummikub):
     # red-4 is wanted by the run 2-3-4 and the group of 4s at once
     verdict = rummikub.arrange_table(tiles("red-2 red-3 red-4 blue-4 black-4"))

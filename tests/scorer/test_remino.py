@@ -171,6 +171,8 @@ def test_table_that_cannot_be_laid_out():
     verdict = NINE.arrange_table(tiles("3-8 4-8 5-8 1-2"))
     assert not verdict.valid and verdict.melds is None
     assert "1-2 fits in no run or group" in verdict.reason
+    verdict = NINE.arrange_table(tiles("3-8 4-8 5-8 1-2 6-7"))
+    assert "1-2, 6-7 fit in no run or group" in verdict.reason  # every one, not only the first
     verdict = NINE.arrange_table(tiles("0-0 9-9"))
     assert not verdict.valid and "alone" in verdict.reason
     verdict = NINE.arrange_table(tiles("1-2 2-2 2-3 0-3 1-3 1-4"))
