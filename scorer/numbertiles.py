@@ -419,16 +419,19 @@ def arrange(
 
 def lonely_tile(pieces: Sequence[NumberPiece], numbers: int) -> Tile | None:
     """A tile that no run or group of these pieces could hold, even ignoring the others' needs."""
-    return next(iter(lonely_tiles(pieces, numbers)), None)
+    return next(_lonely(pieces, numbers), None)  # stops at the first (the move finder's quick no)
 
 
 def lonely_tiles(pieces: Sequence[NumberPiece], numbers: int) -> list[Tile]:
     """Every tile (once, lowest number first) that no run or group of these pieces could hold."""
+    return list(_lonely(pieces, numbers))
+
+
+def _lonely(pieces: Sequence[NumberPiece], numbers: int) -> Iterator[Tile]:
     jokers = sum(1 for p in pieces if not isinstance(p, Tile))
     if jokers >= 2:
-        return []
+        return
     present = {(p.colour, p.number) for p in pieces if isinstance(p, Tile)}
-    alone = []
     for colour, number in sorted(present, key=lambda cn: (cn[1], _COLOUR_INDEX[cn[0]])):
         partners = sum(1 for c in COLOURS if c != colour and (c, number) in present)
         if partners + jokers >= 2:
@@ -441,8 +444,7 @@ def lonely_tiles(pieces: Sequence[NumberPiece], numbers: int) -> list[Tile]:
             for w in windows
         ):
             continue
-        alone.append(Tile(colour, number))
-    return alone
+        yield Tile(colour, number)
 
 
 # ---------------------------------------------------------------------------------------------
