@@ -85,18 +85,21 @@ def _meld_problem(cards: Sequence[Card]) -> tuple[str | None, str | None]:
         return "set", None  # distinct cards of one rank: at most 4, one per suit
     if len(suits) == 1:
         ordered = sorted(c.rank for c in cards)
-        consecutive = ordered == list(range(ordered[0], ordered[0] + len(ordered)))
-        # A-2-...-K (all 13) is a run; only a run that would turn the corner K-A is not
-        if not consecutive and ordered[0] == 1 and ordered[-1] == 13:
-            return None, "the ace is low only: A-2-3 is a run, Q-K-A and K-A-2 are not"
         suit = cards[0].suit
-        for low, high in itertools.pairwise(ordered):
-            if high != low + 1:
-                return None, (
-                    f"runs need consecutive ranks: {_rank_name(low)}{suit} and "
-                    f"{_rank_name(high)}{suit} have a gap"
-                )
-        return "run", None
+        gaps = [(low, high) for low, high in itertools.pairwise(ordered) if high != low + 1]
+        if not gaps:
+            return "run", None  # A-2-...-K, all thirteen, too
+        ace_low_only = "the ace is low only: A-2-3 is a run, Q-K-A and K-A-2 are not"
+        turns_corner = ordered[0] == 1 and ordered[-1] == 13
+        high_ace = sorted(14 if rank == 1 else rank for rank in ordered)
+        if turns_corner and all(b == a + 1 for a, b in itertools.pairwise(high_ace)):
+            return None, ace_low_only  # Q-K-A: a run only if the ace were high
+        low, high = gaps[0]
+        reason = (
+            f"runs need consecutive ranks: {_rank_name(low)}{suit} and "
+            f"{_rank_name(high)}{suit} have a gap"
+        )
+        return None, reason + (f" ({ace_low_only})" if turns_corner else "")
     first = cards[0]
     other_rank = next(c for c in cards if c.rank != first.rank)
     other_suit = next(c for c in cards if c.suit != first.suit)

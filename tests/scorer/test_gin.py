@@ -74,6 +74,8 @@ def test_legal_melds_with_kind_and_value(meld: str, kind: str, value: int) -> No
     [
         ("QH KH AH", "ace is low only"),
         ("KH AH 2H", "ace is low only"),
+        # A to K without the queen: the gap is named, not only the ace (issue 22)
+        ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS KS", "JS and KS have a gap"),
         ("5H 7H 8H", "5H and 7H have a gap"),
         ("5H 6S 7H", "a set needs one rank"),
         ("5H 5S 6S", "a run needs one suit"),
