@@ -309,7 +309,10 @@ def speed(
     table_header()
     for name, values in times.items():
         print(summary(name, values))
-    print(f"   handed to the integer program: {fallbacks.take()} of {2 * len(positions)} solves")
+    print(
+        "   solves handed to the integer program (best moves, hints and the hints' "
+        f"melds-changed layouts): {fallbacks.take()}"
+    )
     print(f"   table melds kept unchanged by the hints: {kept} of {total}")
     if before is not None:
         print(f"   count or value different from before: {len(differ_before)}")
