@@ -1,4 +1,5 @@
-"""Database: SQLAlchemy 2 models (games, players, hands, photos) and a session per unit of work.
+"""Database: SQLAlchemy 2 models (games, players, hands, hand boards, photos) and a session per
+unit of work.
 
 SQLite is the embedded default; every connection turns on WAL and foreign keys. A write is one
 ``with transaction(app) as session:`` block: it commits at the end or rolls back on any error, so
@@ -88,6 +89,24 @@ class Hand(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     game: Mapped[Game] = relationship(back_populates="hands")
+    # deleted with the hand by the database (ON DELETE CASCADE; foreign keys are on)
+    boards: Mapped[HandBoards | None] = relationship(
+        back_populates="hand", cascade="all, delete-orphan", passive_deletes=True, uselist=False
+    )
+
+
+class HandBoards(Base):
+    """What a hand was entered from: each player's photos and the boxes on them (issue 22), so
+    that editing the hand shows them again. Kept apart from ``hands.hand``, which the scorer
+    reads; a table of its own, so databases made before it gain it on start."""
+
+    __tablename__ = "hand_boards"
+
+    hand_id: Mapped[int] = mapped_column(
+        ForeignKey("hands.id", ondelete="CASCADE"), primary_key=True
+    )
+    boards: Mapped[dict[str, Any]] = mapped_column(JSON)
+    hand: Mapped[Hand] = relationship(back_populates="boards")
 
 
 class Photo(Base):

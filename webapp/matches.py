@@ -313,12 +313,18 @@ def find_hand(record: Game, number: Any) -> Hand:
 
 
 def next_dealer(record: Game) -> str:
+    return dealer_of(record, len(record.hands))
+
+
+def dealer_of(record: Game, index: int) -> str:
+    """Who deals (Domino Gin: opens) hand ``index + 1``: the deal passes left each hand; in
+    Domino Gin the winner of the hand before opens."""
     names = player_names(record)
-    if record.game == "domino-gin" and record.hands:
-        winner = record.hands[-1].result.get("winner")
+    if record.game == "domino-gin" and 0 < index <= len(record.hands):
+        winner = record.hands[index - 1].result.get("winner")
         if winner in names:
             return str(winner)
-    return names[len(record.hands) % len(names)]
+    return names[index % len(names)]
 
 
 def game_json(record: Game) -> dict[str, Any]:
@@ -341,10 +347,11 @@ def game_json(record: Game) -> dict[str, Any]:
                 "hand": h.hand,
                 "result": h.result,
                 "deltas": h.deltas,
+                "dealer": dealer_of(record, index),
                 "created_at": h.created_at.isoformat(),
                 "updated_at": None if h.updated_at is None else h.updated_at.isoformat(),
             }
-            for h in record.hands
+            for index, h in enumerate(record.hands)
         ],
         "tally": state.to_json(),
         "next_dealer": None if state.finished else next_dealer(record),

@@ -7,6 +7,7 @@ game address, so the token does not linger in the address bar or history).
 
 from __future__ import annotations
 
+import itertools
 import secrets
 from typing import Any
 
@@ -26,7 +27,7 @@ from werkzeug.exceptions import BadRequest, Forbidden
 
 from scorer.errors import MeldcamError
 from scorer.games import GAME_MODULES, GAME_TITLES
-from webapp import bounds, idempotency, matches
+from webapp import boards, bounds, idempotency, matches
 from webapp.db import Game, reading
 from webapp.idempotency import Answer
 
@@ -35,7 +36,21 @@ bp = Blueprint("pages", __name__)
 CHART_WIDTH = 600
 CHART_HEIGHT = 260
 CHART_MARGIN = 48
-CHART_RIGHT = 96  # room for the players' names at the line ends
+CHART_RIGHT = 130  # room for the players' names at the line ends
+CHART_NAME = 9  # characters of a name at a line end (the whole name is in the chart's label)
+CHART_LABEL_GAP = 27  # viewBox units between two names at the line ends (font 22, box ~25)
+CHART_TICKS = 8  # hand numbers on the x-axis at most
+# outcomes as the tally shows them: short words, the scorer's code otherwise (issue 22)
+OUTCOME_WORDS = {
+    "out": "out",
+    "remik-from-hand": "z ręki",
+    "stock-exhausted": "stock",
+    "gin": "gin",
+    "big-gin": "big gin",
+    "knock": "knock",
+    "undercut": "undercut",
+    "tie": "tie",
+}
 
 
 def csrf_token() -> str:
@@ -216,12 +231,17 @@ def chart(players: list[str], running: list[dict[str, int]], target: int | None)
         lines.append(
             {
                 "name": name,
+                "short": name if len(name) <= CHART_NAME else name[: CHART_NAME - 1] + "…",
                 "seat": seat,
                 "points": " ".join(f"{px},{py}" for px, py in points),
                 "end": points[-1],
+                "label_y": points[-1][1],
                 "total": running[-1][name] if running else 0,
             }
         )
+    _spread_labels(lines)
+    every = max(1, -(-steps // CHART_TICKS))  # ceil: at most CHART_TICKS numbers
+    ticks = [{"x": x(i), "hand": i} for i in range(1, len(running) + 1) if i % every == 0]
     return {
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
@@ -235,7 +255,21 @@ def chart(players: list[str], running: list[dict[str, int]], target: int | None)
         "high": high,
         "top": y(high),
         "bottom": y(low),
+        "ticks": ticks,
+        "axis_y": CHART_HEIGHT - CHART_MARGIN + 24,
     }
+
+
+def _spread_labels(lines: list[dict[str, Any]]) -> None:
+    """Move the names at the line ends apart (close totals drew them over each other): sorted
+    top to bottom, each at least CHART_LABEL_GAP below the one above, then shifted back up as
+    a block if the last one fell off the chart."""
+    order = sorted(lines, key=lambda line: line["label_y"])
+    for above, below in itertools.pairwise(order):
+        below["label_y"] = max(below["label_y"], above["label_y"] + CHART_LABEL_GAP)
+    overflow = order[-1]["label_y"] - (CHART_HEIGHT - 8) if order else 0
+    for line in order:
+        line["label_y"] = round(max(line["label_y"] - max(overflow, 0), 16), 1)
 
 
 @bp.get("/g/<game_id>")
@@ -255,6 +289,7 @@ def game(game_id: str) -> Any:
         state=state,
         tally=tally,
         rows=list(zip(state["hands"], tally["running"], strict=True)),
+        outcome_words=OUTCOME_WORDS,
         chart=chart(state["players"], tally["running"], state["target"]),
         editable=editable,
         links=links,
@@ -279,14 +314,21 @@ def _page_setup(record_game: str, options: dict[str, Any]) -> dict[str, Any]:
 
 @bp.get("/check")
 def check_free() -> Any:
-    """Dispute mode without a saved game: pick a game (default options)."""
+    """Dispute mode without a saved game: pick a game and its house options (the page applies
+    a change at once; the address carries them, ``?game=remino&set=double-twelve``)."""
     games = [g for g in matches.catalogue() if g["available"]]
     chosen = request.args.get("game") or (games[0]["game"] if games else "")
     if not games:
         return render_template("error.html", message="no game is available yet", code=503), 503
     if chosen not in {g["game"] for g in games}:
         abort(404)
-    setup = _page_setup(chosen, {})
+    described = next(g for g in games if g["game"] == chosen)
+    options = {
+        spec["name"]: request.args[spec["name"]]
+        for spec in described.get("options", [])
+        if request.args.get(spec["name"], "").strip()
+    }
+    setup = _page_setup(chosen, options)  # a bad value: the MeldcamError page (400)
     return render_template("check.html", setup=setup, games=games, state=None)
 
 
@@ -301,13 +343,19 @@ def check_game(game_id: str) -> str:
 
 
 def _hand_page(
-    record: Game, number: int | None, hand: Any, error: str | None, status: int = 200
+    record: Game,
+    number: int | None,
+    hand: Any,
+    error: str | None,
+    status: int = 200,
+    shown: dict[str, Any] | None = None,
 ) -> Response:
     setup = _page_setup(record.game, dict(record.options))
     setup["game_id"] = record.id
     setup["players"] = matches.player_names(record)
     setup["hand"] = hand
     setup["number"] = number
+    setup["boards"] = boards.for_page(shown)  # the photos the hand was entered from
     state = matches.game_json(record)
     page = render_template("hand.html", setup=setup, state=state, number=number, error=error)
     return _no_store((page, status))
@@ -326,7 +374,9 @@ def edit_hand_page(game_id: str, number: int) -> Response:
     with reading() as db:
         record = matches.get_game(db, game_id)
         _require_edit(record)
-        return _hand_page(record, number, matches.find_hand(record, number).hand, None)
+        saved = matches.find_hand(record, number)
+        shown = saved.boards.boards if saved.boards is not None else None
+        return _hand_page(record, number, saved.hand, None, shown=shown)
 
 
 def _posted_hand() -> Any:
@@ -351,9 +401,10 @@ def _save_hand(game_id: str, number: int | None) -> Any:
         record = matches.get_game(db, game_id)
         _require_edit(record)
         if number is None:
-            matches.add_hand(db, record, hand)
+            saved = matches.add_hand(db, record, hand)
         else:
-            matches.edit_hand(db, record, number, hand)
+            saved = matches.edit_hand(db, record, number, hand)
+        boards.attach(db, saved, boards.clean(db, record, request.form.get("boards")))
         return Answer(302, None, url_for("pages.game", game_id=game_id))
 
     try:
@@ -361,7 +412,8 @@ def _save_hand(game_id: str, number: int | None) -> Any:
     except MeldcamError as error:
         with reading() as db:
             record = matches.get_game(db, game_id)
-            return _hand_page(record, number, hand, bounds.clip(str(error)), 400)
+            shown = boards.clean(db, record, request.form.get("boards"))
+            return _hand_page(record, number, hand, bounds.clip(str(error)), 400, shown)
     return redirect(str(answer.location))
 
 
@@ -373,6 +425,39 @@ def add_hand(game_id: str) -> Any:
 @bp.post("/g/<game_id>/hands/<int:number>")
 def edit_hand(game_id: str, number: int) -> Any:
     return _save_hand(game_id, number)
+
+
+@bp.post("/g/<game_id>/rematch")
+def rematch(game_id: str) -> Any:
+    """A new game with the same game, options and players (in the same seats); this browser
+    gets its edit rights, as with a new game."""
+    key = idempotency.form_key()
+    tokens: list[str] = []
+
+    def work(db: DbSession, stored_key: str | None) -> Answer:
+        record = matches.get_game(db, game_id)
+        _require_edit(record)
+        created = matches.create_game(
+            db,
+            record.game,
+            dict(record.options),
+            matches.player_names(record),
+            edit_token=idempotency.derived_token(stored_key) if stored_key else None,
+        )
+        tokens.append(created.edit_token)
+        location = url_for("pages.game", game_id=created.game_id)
+        return Answer(302, {"game_id": created.game_id}, location)
+
+    try:
+        answer = idempotency.run(key, idempotency.form_fingerprint(), work)
+    except MeldcamError as error:
+        raise BadRequest(bounds.clip(str(error))) from None
+    new_id = str((answer.body or {})["game_id"])
+    token = tokens[0] if tokens else idempotency.derived_token(idempotency.scoped(str(key)))
+    _remember_edit(new_id, token)
+    if not answer.replayed:
+        session["new_game"] = new_id
+    return _no_store(redirect(str(answer.location)))
 
 
 @bp.post("/g/<game_id>/undo")

@@ -300,6 +300,16 @@ def correct(page: Any, board: Any, index: int, name: str) -> None:
     judged_after(page, before)
 
 
+def confirm_unsure(page: Any, board: Any) -> None:
+    """One tap confirms the pieces the reader was not sure of (a hand is saved only then)."""
+    button = board.locator(".to-confirm .confirm-all")
+    if button.is_visible():
+        before = page.evaluate("document.body.dataset.judged")
+        button.click()
+        judged_after(page, before)
+    playwright_api.expect(board.locator(".chip.unsure")).to_have_count(0)
+
+
 def expect_verdicts(page: Any, valid: list[bool | None], where: str, words: str) -> None:
     expect = playwright_api.expect
     melds = page.locator("#board .meld")
@@ -309,7 +319,23 @@ def expect_verdicts(page: Any, valid: list[bool | None], where: str, words: str)
             expect(melds.nth(m)).to_have_class(re.compile(rf"^meld m{m % 6}\s*$"))
         else:
             expect(melds.nth(m)).to_have_class(f"meld m{m % 6} {'valid' if ok else 'invalid'}")
-    expect(page.locator(where)).to_contain_text(words)
+    expect_plain_text(page, where, words)
+
+
+# the page's text with each piece shown as its chip (a coloured "5", "K♠") read back as the piece
+# name the scorer uses, so the scorer's own messages can be looked for in it
+PLAIN_TEXT = """([where, words]) => {
+  const node = document.querySelector(where);
+  if (!node) return false;
+  const copy = node.cloneNode(true);
+  copy.querySelectorAll(".face").forEach((face) => face.replaceWith(face.dataset.piece));
+  return copy.textContent.includes(words);
+}"""
+
+
+def expect_plain_text(page: Any, where: str, words: str) -> None:
+    playwright_api.expect(page.locator(where)).to_be_visible()
+    page.wait_for_function(PLAIN_TEXT, arg=[where, words])
 
 
 def test_game_photo_correct_save_tally_undo_export(tab: Any, server: str, truth) -> None:
@@ -375,6 +401,7 @@ def test_game_photo_correct_save_tally_undo_export(tab: Any, server: str, truth)
     expect(ben.locator("svg.boxes g.box")).to_have_count(len(read["pieces"]))
     for index, name in misreads(read, truth).items():
         correct(page, ben, index, name)
+    confirm_unsure(page, ben)
     rack = ben.locator(".chip[data-piece]").evaluate_all("nodes => nodes.map(n => n.dataset.piece)")
     assert len(rack) == len(read["pieces"])
     hand = {"players": ["Ana", "Ben"], "winner": "Ana", "racks": {"Ana": [], "Ben": rack}}
@@ -389,8 +416,8 @@ def test_game_photo_correct_save_tally_undo_export(tab: Any, server: str, truth)
     # 4. tally
     page.wait_for_url(game_url)
     expect(page.locator("#tally tbody tr")).to_have_count(1)
-    expect(page.locator("#tally tfoot")).to_contain_text(str(gain))
-    expect(page.locator("#tally tfoot")).to_contain_text(str(-gain))
+    expect(page.locator("#tally .totals")).to_contain_text(str(gain))
+    expect(page.locator("#tally .totals")).to_contain_text(str(-gain))
     expect(page.locator("#chart polyline")).to_have_count(2)
     expect(page.locator("#next")).to_contain_text("Ben deals")
     shot(page, "07-tally")
@@ -402,8 +429,9 @@ def test_game_photo_correct_save_tally_undo_export(tab: Any, server: str, truth)
     assert rows[0][:5] == ["hand", "outcome", "winner", "Ana", "Ben"]
     assert rows[1][:5] == ["1", "out", "Ana", str(gain), str(-gain)]
 
-    # 6. undo
+    # 6. undo (it asks first)
     page.click("#undo")
+    page.click("#undo-yes")
     page.wait_for_url(game_url)
     expect(page.locator("#tally tbody")).to_contain_text("No hands yet")
     shot(page, "08-after-undo")
@@ -661,6 +689,7 @@ def test_gin_hands_read_from_card_fans(tab: Any, server: str, tmp_path: Path) ->
         for index, name in misreads(read, truth).items():
             correct(page, board, index, name)
             labels[index] = name
+        confirm_unsure(page, board)
         chips = board.locator(".chip[data-piece]").evaluate_all(
             "nodes => nodes.map(n => n.dataset.piece)"
         )
@@ -671,7 +700,7 @@ def test_gin_hands_read_from_card_fans(tab: Any, server: str, tmp_path: Path) ->
     try:
         scored = scorer_api.score("gin", options, hand)
     except MeldcamError as error:  # e.g. a card the reader missed: the page must say so too
-        expect(page.locator("#preview-error")).to_contain_text(str(error))
+        expect_plain_text(page, "#preview-error", str(error))
         expect(page.locator("#confirm")).to_be_disabled()
         shot(page, "17-gin-cards-scored")
         return
@@ -686,4 +715,4 @@ def test_gin_hands_read_from_card_fans(tab: Any, server: str, tmp_path: Path) ->
     page.wait_for_url(game_url)
     expect(page.locator("#tally tbody tr")).to_have_count(1)
     for delta in scored["deltas"].values():
-        expect(page.locator("#tally tfoot")).to_contain_text(str(delta))
+        expect(page.locator("#tally .totals")).to_contain_text(str(delta))

@@ -1,4 +1,6 @@
-/* meldcam: dispute mode. Pieces from a photo or tapped in; verdict after every change. */
+/* meldcam: dispute mode. Pieces from a photo or tapped in; verdict after every change. On the
+   free page the game and its house rules apply at once: the photo is read again when the game
+   reads another kind of piece. */
 "use strict";
 
 (() => {
@@ -7,7 +9,32 @@
   const tableBox = document.getElementById("table-verdict");
   const openingBox = document.getElementById("opening-verdict");
   const openingInput = document.getElementById("opening");
+  const openingChoice = document.getElementById("opening-choice");
+  const catalogueNode = document.getElementById("catalogue");
+  const catalogue = catalogueNode ? JSON.parse(catalogueNode.textContent) : [];
   let asked = 0;
+
+  function say(node, ...parts) { node.replaceChildren(...parts); }
+
+  /** Pieces this game's set does not have (a double-twelve domino in a double-nine game):
+   *  judged here, the scorer need not be asked. */
+  function foreignPieces(pieces) {
+    const same = (name) => {  // a domino is the same piece either way round: 10-8 = 8-10
+      const m = /^(\d+)-(\d+)$/.exec(name);
+      return m ? `${Math.min(+m[1], +m[2])}-${Math.max(+m[1], +m[2])}` : name;
+    };
+    const known = new Set(setup.pieces.map(same));
+    return [...new Set(pieces.filter((p) => !known.has(same(p))))];
+  }
+
+  function layoutFaces(melds) {
+    const out = document.createDocumentFragment();
+    melds.forEach((meld, m) => {
+      if (m) out.append(" · ");
+      meld.forEach((name, i) => { if (i) out.append(" "); out.append(Meldcam.faceSpan(name)); });
+    });
+    return out;
+  }
 
   async function judge() {
     const ticket = ++asked;
@@ -16,43 +43,57 @@
     errorBox.hidden = true;
     if (!pieces.length) {
       board.setVerdicts(null);
-      tableBox.textContent = "No pieces yet.";
+      say(tableBox, board.reading() ? "Reading the photo…" : "No pieces yet.");
+      tableBox.className = "muted";
       openingBox.hidden = true;
       document.body.dataset.judged = String(ticket);
       return;
     }
+    const foreign = foreignPieces(pieces);
+    if (foreign.length) {
+      board.setVerdicts(null);
+      openingBox.hidden = true;
+      const faces = document.createDocumentFragment();
+      foreign.forEach((name, i) => { if (i) faces.append(", "); faces.append(Meldcam.faceSpan(name)); });
+      const hint = catalogue.length ? " or choose the game and its house rules above" : "";
+      say(tableBox, "✗ ", faces, ` ${foreign.length === 1 ? "is" : "are"} not in this game's set: tap ` +
+        `${foreign.length === 1 ? "it" : "them"} to correct ${foreign.length === 1 ? "it" : "them"}${hint}.`);
+      tableBox.className = "";
+      document.body.dataset.judged = String(ticket);
+      return;
+    }
     const base = { game: setup.game, options: setup.options };
-    const opening = Boolean(openingInput && openingInput.checked);
+    const opening = Boolean(openingInput && openingInput.checked && !openingChoice.hidden);
     const [check, table] = await Promise.all([
       Meldcam.postJSON("/api/check", { ...base, melds, opening }),
       Meldcam.postJSON("/api/table", { ...base, pieces }),
     ]);
     if (ticket !== asked) return; // a newer change is being judged
     if (!check.ok) {
-      errorBox.textContent = check.data.error;
+      say(errorBox, Meldcam.withFaces(check.data.error, setup.kind));
       errorBox.hidden = false;
       board.setVerdicts(null);
     } else {
       board.setVerdicts(check.data.melds);
       if (check.data.opening) {
         const o = check.data.opening;
-        openingBox.textContent = o.valid
+        say(openingBox, o.valid
           ? `✓ a legal opening: ${o.value} points (at least ${o.threshold})`
-          : `✗ not an opening: ${o.reason || `${o.value} of ${o.threshold} points`}`;
+          : Meldcam.withFaces(`✗ not an opening: ${o.reason || `${o.value} of ${o.threshold} points`}`, setup.kind));
         openingBox.hidden = false;
       } else {
         openingBox.hidden = true;
       }
     }
+    tableBox.className = "";
     if (!table.ok) {
-      tableBox.textContent = "";
-      if (check.ok) { errorBox.textContent = table.data.error; errorBox.hidden = false; }
+      say(tableBox);
+      if (check.ok) { say(errorBox, Meldcam.withFaces(table.data.error, setup.kind)); errorBox.hidden = false; }
     } else if (table.data.valid) {
-      const layout = table.data.melds.map((m) => m.join(" ")).join(" · ");
-      tableBox.textContent = `✓ All ${pieces.length} pieces can be laid out as legal melds: ${layout}`;
+      say(tableBox, `✓ All ${pieces.length} pieces can be laid out as legal melds: `, layoutFaces(table.data.melds));
     } else {
-      tableBox.textContent = `✗ These ${pieces.length} pieces cannot all be laid out as legal melds` +
-        (table.data.reason ? `: ${table.data.reason}` : ".");
+      say(tableBox, `✗ These ${pieces.length} pieces cannot all be laid out as legal melds`,
+        ...(table.data.reason ? [": ", Meldcam.withFaces(table.data.reason, setup.kind)] : ["."]));
     }
     document.body.dataset.judged = String(ticket);
   }
@@ -62,4 +103,89 @@
     withMelds: true, onChange: (now) => (now ? judge() : judgeSoon()),
   });
   if (openingInput) openingInput.addEventListener("change", judgeSoon);
+
+  // --- the free page: the game and its house rules, applied at once ------------------------
+  const select = document.getElementById("game-select");
+  if (!select || !catalogue.length) return;
+  const fields = document.getElementById("house-fields");
+  const optionsError = document.getElementById("options-error");
+  const described = (game) => catalogue.find((g) => g.game === game) || { options: [] };
+
+  function renderOptions(game, values) {
+    fields.replaceChildren();
+    for (const spec of described(game).options || []) {
+      const value = spec.name in values ? values[spec.name] : spec.default;
+      const label = Meldcam.el("label", { class: spec.type === "bool" ? "choice" : "" });
+      let input;
+      if (spec.type === "bool") {
+        input = Meldcam.el("input", { type: "checkbox" });
+        input.checked = value === true || value === "true" || value === "on";
+        label.append(input, " " + (spec.help || spec.name));
+      } else if (spec.choices) {
+        input = Meldcam.el("select");
+        for (const choice of spec.choices) {
+          const option = Meldcam.el("option", { value: String(choice) }, String(choice));
+          if (String(choice) === String(value)) option.selected = true;
+          input.append(option);
+        }
+        label.append(spec.help || spec.name, input);
+      } else {
+        input = Meldcam.el("input", spec.type === "int" ? { type: "number", inputmode: "numeric" } : {});
+        if (spec.minimum !== null && spec.minimum !== undefined) input.min = spec.minimum;
+        if (spec.maximum !== null && spec.maximum !== undefined) input.max = spec.maximum;
+        input.value = value === null || value === undefined ? "" : String(value);
+        if (spec.default === null) input.placeholder = "automatic";
+        label.append(spec.help || spec.name, input);
+      }
+      input.dataset.option = spec.name;
+      input.dataset.type = spec.type;
+      input.addEventListener("change", applyGame);
+      fields.append(label);
+    }
+  }
+
+  /** The house rules as chosen: only those that differ from the game's defaults. */
+  function chosenOptions(game) {
+    const options = {};
+    for (const input of fields.querySelectorAll("[data-option]")) {
+      const spec = (described(game).options || []).find((o) => o.name === input.dataset.option);
+      if (!spec) continue;
+      if (spec.type === "bool") {
+        if (input.checked !== Boolean(spec.default)) options[spec.name] = input.checked;
+      } else if (input.value.trim() !== "" && input.value.trim() !== String(spec.default)) {
+        options[spec.name] = input.value.trim();
+      }
+    }
+    return options;
+  }
+
+  let applying = 0;
+  async function applyGame(event) {
+    const ticket = ++applying;
+    const game = select.value;
+    if (event && event.target === select) renderOptions(game, {});
+    const options = chosenOptions(game);
+    const answer = await Meldcam.postJSON("/api/pieces", { game, options });
+    if (ticket !== applying) return;
+    if (!answer.ok) {  // a house rule the game does not take: said, nothing changed
+      optionsError.textContent = answer.data.error;
+      optionsError.hidden = false;
+      return;
+    }
+    optionsError.hidden = true;
+    const kindBefore = setup.kind;
+    const info = described(game);
+    Object.assign(setup, { game, options, pieces: answer.data.pieces, kind: answer.data.kind,
+      title: info.title, hand_style: info.hand_style });
+    document.getElementById("game-title").textContent = info.title;
+    document.title = `meldcam: check a meld (${info.title})`;
+    openingChoice.hidden = info.hand_style !== "racks";
+    const query = new URLSearchParams({ game, ...options });
+    history.replaceState(null, "", `${location.pathname}?${query}`);
+    if (setup.kind !== kindBefore) await board.reread(); // the photo, read as this game's pieces
+    else board.changed(true);
+  }
+
+  renderOptions(setup.game, setup.options || {});
+  select.addEventListener("change", applyGame);
 })();

@@ -8,6 +8,8 @@
   const knockerSelect = document.getElementById("knocker");
   const fromHand = document.getElementById("from-hand");
   const errorBox = document.getElementById("preview-error");
+  const waitingBox = document.getElementById("preview-waiting");
+  const boardsInput = document.getElementById("boards-json");
   const resultBox = document.getElementById("preview-result");
   const confirm = document.getElementById("confirm");
   const handInput = document.getElementById("hand-json");
@@ -43,8 +45,11 @@
       tr.append(Meldcam.el("th", {}, p));
       const delta = result.deltas[p] || 0;
       tr.append(Meldcam.el("td", { class: "delta" }, delta > 0 ? "+" + delta : String(delta)));
+      // what each rack holds, as on a paper score sheet: not only the +/-
+      const rack = result.rack_values ? result.rack_values[p] : undefined;
       const deadwood = result.deadwood ? result.deadwood[p] : undefined;
-      tr.append(Meldcam.el("td", { class: "muted" }, deadwood === undefined ? "" : `deadwood ${deadwood}`));
+      const held = rack !== undefined ? `rack ${rack}` : deadwood !== undefined ? `deadwood ${deadwood}` : "";
+      tr.append(Meldcam.el("td", { class: "muted rack-total" }, held));
       return tr;
     });
     const table = Meldcam.el("table", { class: "preview" });
@@ -76,19 +81,51 @@
     return lines;
   }
 
+  /** Whose pieces are still missing: judged here, the server is asked only once every
+   *  player who must show pieces has some (issue 22: a fresh page said in red that Bob's rack
+   *  was empty, and every such state was a failed request). */
+  function missing() {
+    const winner = winnerSelect ? winnerSelect.value || null : undefined;
+    return setup.players.filter((p) => p !== winner && !boards.get(p).pieces.length);
+  }
+
+  function names(list) {
+    return list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+  }
+
   async function preview() {
     const ticket = ++asked;
     const current = hand();
     handInput.value = JSON.stringify(current);
+    const shown = {};
+    for (const [name, board] of boards) shown[name] = board.state();
+    boardsInput.value = JSON.stringify(shown);
     confirm.disabled = true;
+    const reading = setup.players.filter((p) => boards.get(p).reading());
+    const waiting = missing();
+    if (reading.length || waiting.length) {
+      errorBox.hidden = true;
+      resultBox.replaceChildren();
+      waitingBox.textContent = reading.length
+        ? `Reading ${names(reading)}’s photo…`
+        : `Waiting for ${names(waiting.map((p) => p + "’s"))} pieces: photograph or tap them in.`;
+      document.body.dataset.judged = String(ticket);
+      return;
+    }
     const answer = await Meldcam.postJSON("/api/score", { game: setup.game, options: setup.options, hand: current });
     if (ticket !== asked) return;
     if (answer.ok) {
       errorBox.hidden = true;
       describe(answer.data);
-      confirm.disabled = false;
+      // pieces the reader was not sure of are confirmed (one tap) before the hand is saved
+      const unsure = setup.players.filter((p) => p !== (winnerSelect && winnerSelect.value) && boards.get(p).unsureCount());
+      waitingBox.textContent = unsure.length
+        ? `Check the pieces marked ? on ${names(unsure.map((p) => p + "’s"))} ${unsure.length === 1 ? "board" : "boards"} before saving.`
+        : "";
+      confirm.disabled = unsure.length > 0;
     } else {
-      errorBox.textContent = answer.data.error;
+      waitingBox.textContent = "";
+      errorBox.replaceChildren(Meldcam.withFaces(answer.data.error, setup.kind));
       errorBox.hidden = false;
       resultBox.replaceChildren();
     }
@@ -107,7 +144,12 @@
     if (knockerSelect && h.knocker) knockerSelect.value = h.knocker;
     if (fromHand) fromHand.checked = Boolean(h.from_hand);
     const given = h.racks || h.hands || {};
-    for (const [name, board] of boards) if (Array.isArray(given[name])) board.setPieces(given[name]);
+    const saved = setup.boards || {};  // the photos the hand was entered from
+    for (const [name, board] of boards) {
+      if (!Array.isArray(given[name])) continue;
+      if (saved[name]) board.restore(saved[name], given[name]);
+      else board.setPieces(given[name]);
+    }
   }
   for (const input of [winnerSelect, knockerSelect, fromHand]) {
     if (input) input.addEventListener("change", () => { showWinner(); previewSoon(); });

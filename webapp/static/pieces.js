@@ -20,16 +20,68 @@ const Meldcam = (() => {
     return node;
   }
 
+  const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+  const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
+
   /** How a piece name is shown: short text and a CSS class (tile colour, card suit colour). */
   function pieceFace(name) {
     let m = /^(red|orange|blue|black)-(\d+)$/.exec(name);
     if (m) return { text: m[2], cls: "tile c-" + m[1] };
-    if (name === "joker") return { text: "☺", cls: "tile c-joker" };
+    if (name === "joker" || name === "JK") return { text: "☺", cls: "tile c-joker" };
     m = /^(\d+)-(\d+)$/.exec(name);
     if (m) return { text: m[1] + "|" + m[2], cls: "domino" };
     m = /^(10|[2-9AJQK])([CDHS])$/.exec(name);
     if (m) return { text: m[1] + SUITS[m[2]], cls: "card s-" + m[2] };
     return { text: name, cls: "other" };
+  }
+
+  /** A piece as it is said: "red 5", "queen of hearts", "3-8", "joker" (accessible names). */
+  function pieceName(name) {
+    let m = /^(red|orange|blue|black)-(\d+)$/.exec(name);
+    if (m) return `${m[1]} ${m[2]}`;
+    if (name === "joker" || name === "JK") return "joker";
+    m = /^(10|[2-9AJQK])([CDHS])$/.exec(name);
+    if (m) return `${RANK_WORDS[m[1]] || m[1]} of ${SUIT_WORDS[m[2]]}`;
+    return name;
+  }
+
+  /** Which picker row a piece goes in: its colour or suit, dominoes by their lower half. */
+  function pieceGroup(name) {
+    let m = /^(red|orange|blue|black)-/.exec(name);
+    if (m) return m[1];
+    m = /^(\d+)-(\d+)$/.exec(name);
+    if (m) return "pips " + Math.min(+m[1], +m[2]);
+    m = /^(?:10|[2-9AJQK])([CDHS])$/.exec(name);
+    if (m) return SUIT_WORDS[m[1]];
+    return "jokers";
+  }
+
+  /** A text (a verdict, the scorer's reason) with each piece name shown as its chip shows it,
+   *  the spoken name kept for screen readers: "blue-9 fits..." -> [9] fits... */
+  function withFaces(text, kind) {
+    const patterns = {
+      tiles: /'?\b((?:red|orange|blue|black)-\d+|joker)\b'?/g,
+      dominoes: /'?\b(\d{1,2}-\d{1,2})\b'?/g,
+      cards: /'?\b((?:10|[2-9AJQK])[CDHS]|JK)\b'?/g,
+    };
+    const pattern = patterns[kind];
+    const out = document.createDocumentFragment();
+    if (!pattern) { out.append(text); return out; }
+    let last = 0;
+    for (const m of text.matchAll(pattern)) {
+      out.append(text.slice(last, m.index));
+      out.append(faceSpan(m[1]));
+      last = m.index + m[0].length;
+    }
+    out.append(text.slice(last));
+    return out;
+  }
+
+  function faceSpan(name) {
+    const face = pieceFace(name);
+    const span = el("span", { class: `face ${face.cls}`, "data-piece": name });
+    span.append(el("span", { "aria-hidden": "true" }, face.text), el("span", { class: "sr-only" }, pieceName(name)));
+    return span;
   }
 
   /**
@@ -39,10 +91,10 @@ const Meldcam = (() => {
    */
   function toConfirm(piece) { return piece.sure === false; }
 
-  function chip(name, extraClass = "") {
+  function chip(name, extraClass = "", spoken = null) {
     const face = pieceFace(name);
     const button = el("button", { type: "button", class: `chip ${face.cls} ${extraClass}`.trim(),
-      title: name, "data-piece": name }, face.text);
+      title: pieceName(name), "aria-label": spoken || pieceName(name), "data-piece": name }, face.text);
     return button;
   }
 
@@ -77,6 +129,12 @@ const Meldcam = (() => {
       const dialog = document.getElementById("picker");
       this.options = options;
       document.getElementById("picker-title").textContent = options.title;
+      const confirmButton = document.getElementById("picker-confirm");
+      confirmButton.hidden = !options.onConfirm;
+      if (options.onConfirm) {
+        confirmButton.textContent = `✓ Yes, it is ${pieceName(options.current)}`;
+        confirmButton.onclick = () => { dialog.close(); options.onConfirm(); };
+      }
       const suggestions = document.getElementById("picker-suggestions");
       suggestions.replaceChildren();
       const likely = (options.suggestions || []).filter((name) => setup.pieces.includes(name));
@@ -87,17 +145,41 @@ const Meldcam = (() => {
         suggestions.append(button);
       }
       const grid = document.getElementById("picker-pieces");
-      if (grid.dataset.game !== setup.game) {
+      const key = setup.game + " " + setup.pieces.length + " " + setup.pieces[setup.pieces.length - 1];
+      if (grid.dataset.set !== key) {
+        // one row per colour or suit (dominoes: per lower half), never two colours in a row
         grid.replaceChildren();
-        for (const name of setup.pieces) grid.append(chip(name, "pick"));
+        grid.classList.add("piece-rows");
+        const rows = new Map();
+        for (const name of setup.pieces) {
+          const group = pieceGroup(name);
+          if (!rows.has(group)) {
+            const row = el("div", { class: "piece-row", role: "group", "aria-label": group });
+            rows.set(group, row);
+            grid.append(row);
+          }
+          rows.get(group).append(chip(name, "pick"));
+        }
+        grid.dataset.set = key;
         grid.dataset.game = setup.game;
-        grid.addEventListener("click", (event) => {
-          const target = event.target.closest("[data-piece]");
-          if (target) this.choose(target.dataset.piece);
-        });
+        if (!grid.dataset.listening) {
+          grid.addEventListener("click", (event) => {
+            const target = event.target.closest("[data-piece]");
+            if (target) this.choose(target.dataset.piece);
+          });
+          grid.dataset.listening = "1";
+        }
       }
+      let current = null;
       for (const button of grid.querySelectorAll(".chip")) {
-        button.classList.toggle("current", button.dataset.piece === options.current);
+        const isCurrent = button.dataset.piece === options.current;
+        button.classList.toggle("current", isCurrent);
+        if (isCurrent) {
+          button.setAttribute("aria-current", "true");
+          current = button;
+        } else {
+          button.removeAttribute("aria-current");
+        }
       }
       const remove = document.getElementById("picker-remove");
       remove.hidden = !options.onRemove;
@@ -114,17 +196,31 @@ const Meldcam = (() => {
           melds.append(button);
         }
       }
+      // focus goes back where it came from (Escape changes nothing); the page may re-render
+      // the piece meanwhile, so the opener is found again by ``options.refocus``
+      const opener = document.activeElement;
+      dialog.onclose = () => {
+        const back = options.refocus ? options.refocus() : null;
+        const target = back || (opener && opener.isConnected ? opener : null);
+        if (target && target.focus) target.focus();
+      };
       dialog.showModal();
+      // start on the "yes" button or on the piece as it is: pressing Enter at once keeps it
+      const first = options.onConfirm ? confirmButton : current;
+      if (first) first.focus();
     },
     choose(name) {
+      const options = this.options;
       document.getElementById("picker").close();
-      if (this.options && this.options.onPick) this.options.onPick(name);
+      if (options && options.onPick) options.onPick(name);
     },
   };
 
   /**
-   * A board of pieces: an optional photo with one box per piece (SVG in image pixels), and the
-   * pieces as chips, grouped into melds when `withMelds`. Every change calls onChange().
+   * A board of pieces: the photos it was read from, each with one box per piece (SVG in image
+   * pixels), and the pieces as chips, grouped into melds when `withMelds`. A second photo adds
+   * its pieces to those already there (a rack often needs two photos). Every change calls
+   * onChange().
    */
   class Board {
     constructor(root, setup, { withMelds, onChange }) {
@@ -132,15 +228,18 @@ const Meldcam = (() => {
       this.setup = setup;
       this.withMelds = withMelds;
       this.onChange = onChange;
-      this.pieces = []; // {label, bbox|null, confidence, sure, alternatives, meld}
-      this.meldCount = withMelds ? 1 : 1;
-      this.photo = null;
+      // {label, bbox|null, photo (index)|null, confidence, sure, alternatives, meld, rank, corrected}
+      this.pieces = [];
+      this.meldCount = 1;
+      this.photos = []; // {url, width, height, id, blob, view, svg}
+      this.busyCount = 0;
+      this.statusError = false;
       this.fileInput = root.querySelector(".photo-file");
       this.status = root.querySelector(".status");
       this.busy = root.querySelector(".busy");
-      this.view = root.querySelector(".photo-view");
-      this.img = root.querySelector(".photo-img");
-      this.svg = root.querySelector(".boxes");
+      this.photosBox = root.querySelector(".photos");
+      this.legend = root.querySelector(".board-legend");
+      this.confirmBar = root.querySelector(".to-confirm");
       this.meldsBox = root.querySelector(".melds");
       this.fileInput.addEventListener("change", () => {
         if (!this.fileInput.files.length) return;
@@ -148,6 +247,9 @@ const Meldcam = (() => {
         this.fileInput.value = ""; // so that choosing the same photo again reads it again
         this.upload(file);
       });
+      if (this.confirmBar) {
+        this.confirmBar.querySelector(".confirm-all").addEventListener("click", () => this.confirmAll());
+      }
       const addMeld = root.querySelector(".add-meld");
       if (addMeld) addMeld.addEventListener("click", () => { this.meldCount += 1; this.changed(); });
       // tags are sized in screen pixels: redraw them when the phone turns
@@ -173,65 +275,176 @@ const Meldcam = (() => {
       return groups;
     }
 
+    /** Pieces the recogniser was not sure of and nobody has confirmed or corrected yet. */
+    unsureCount() { return this.pieces.filter(toConfirm).length; }
+
+    /** Whether a photo is still being read. */
+    reading() { return this.busyCount > 0; }
+
+    /** One tap: every piece marked "?" is as read. */
+    confirmAll() {
+      for (const piece of this.pieces) if (toConfirm(piece)) piece.sure = true;
+      this.changed();
+    }
+
     setPieces(names) {
-      this.pieces = names.map((label) => ({ label, bbox: null, confidence: 1, sure: true, alternatives: [], meld: 0 }));
+      this.pieces = names.map((label, rank) => ({ label, bbox: null, photo: null, confidence: 1, sure: true,
+        alternatives: [], meld: 0, rank }));
+      this.render();
+    }
+
+    /** What the page saves with a hand: the photos kept on the server and the boxes on them. */
+    state() {
+      const kept = this.photos.map((p) => (p.id ? { id: p.id, width: p.width, height: p.height } : null));
+      return {
+        photos: kept,
+        pieces: this.shownOrder().map((i) => {
+          const p = this.pieces[i];
+          const placed = p.bbox && p.photo !== null && kept[p.photo];
+          const box = placed ? p.bbox.map((v) => Math.round(v)) : [0, 0, 0, 0];
+          return [p.label, placed ? p.photo : -1, ...box, p.sure === false ? 0 : 1, p.corrected ? 1 : 0];
+        }),
+      };
+    }
+
+    /** Show a saved hand's board again: its photos and boxes when they still match the pieces
+     *  saved (``labels``), else the photos alone above the saved pieces. */
+    restore(saved, labels) {
+      const photos = (saved && saved.photos) || [];
+      photos.forEach((p) => this.addPhoto(p ? p.url : null, p ? p.width : 1, p ? p.height : 1, p ? p.id : null));
+      const pieces = (saved && saved.pieces) || [];
+      const same = pieces.length === labels.length &&
+        [...pieces.map((p) => p[0])].sort().join(" ") === [...labels].sort().join(" ");
+      if (!same) { this.setPieces(labels); return; }
+      this.pieces = pieces.map(([label, photo, x1, y1, x2, y2, sure, corrected], rank) => ({
+        label, photo: photo >= 0 && photos[photo] ? photo : null,
+        bbox: photo >= 0 && photos[photo] ? [x1, y1, x2, y2] : null,
+        confidence: 1, sure: sure === 1, corrected: corrected === 1, alternatives: [], meld: 0, rank,
+      }));
       this.render();
     }
 
     setStatus(text, isError = false) {
       this.status.textContent = text;
       this.status.classList.toggle("error", isError);
+      this.statusError = isError;
+    }
+
+    /** The status line after a change: how many pieces, how many to check (issue 22: it said
+     *  "Read 7 pieces" after pieces were added or removed). */
+    countStatus(prefix = "") {
+      const n = this.pieces.length;
+      const doubtful = this.unsureCount();
+      const fromPhotos = this.photos.length ? ` (${this.photos.length} photo${this.photos.length === 1 ? "" : "s"})` : "";
+      const check = doubtful ? ` Check the ${doubtful} marked ? (dashed).` : "";
+      const tap = n ? " Tap a box or a piece to correct it." : "";
+      this.setStatus(`${prefix}${n} piece${n === 1 ? "" : "s"} in all${fromPhotos}.${check}${tap}`);
+    }
+
+    /** Count a photo being prepared or read (the page waits for it before judging). */
+    working(step) {
+      this.busyCount += step;
+      this.busy.hidden = this.busyCount === 0;
     }
 
     async upload(file) {
       this.setStatus("Preparing the photo…");
-      this.busy.hidden = false;
+      this.working(1);
+      let small;
       try {
-        const small = await downscale(file);
-        this.showPhoto(URL.createObjectURL(small.blob), small.width, small.height);
-        this.setStatus("Reading the pieces…");
-        const form = new FormData();
-        form.append("photo", small.blob, "photo.jpg");
-        form.append("kind", this.setup.kind);
-        if (this.setup.game_id) form.append("game", this.setup.game_id);
-        const started = performance.now();
-        const response = await fetch("/api/recognise", { method: "POST", body: form });
-        let data;
-        try { data = await response.json(); } catch (e) { data = { error: "the server answered " + response.status }; }
-        if (!response.ok) {
-          this.pieces = [];
-          this.setStatus(data.error || "the photo could not be read", true);
-          this.render();
-          this.onChange(true);
-          return;
-        }
-        this.takeRecognition(data);
-        const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        const count = data.pieces.length;
-        const doubtful = this.pieces.filter(toConfirm).length;
-        const check = doubtful ? ` Check the ${doubtful} dashed one${doubtful === 1 ? "" : "s"}.` : "";
-        this.setStatus(count
-          ? `Read ${count} piece${count === 1 ? "" : "s"} in ${seconds} s.${check} Tap a box or a piece to correct it.`
-          : "No pieces found on this photo: take it closer, or tap + to enter them.");
+        small = await downscale(file);
       } catch (error) {
         this.setStatus(error.message || String(error), true);
+        return;
       } finally {
-        this.busy.hidden = true;
+        this.working(-1);
+      }
+      await this.read(small.blob, small.width, small.height);
+    }
+
+    /** Send one (already shrunk) photo to the recogniser; its pieces join those on the board. */
+    async read(blob, width, height) {
+      const index = this.addPhoto(URL.createObjectURL(blob), width, height, null, blob);
+      this.setStatus("Reading the pieces…");
+      const form = new FormData();
+      form.append("photo", blob, "photo.jpg");
+      form.append("kind", this.setup.kind);
+      if (this.setup.game_id) form.append("game", this.setup.game_id);
+      const started = performance.now();
+      this.working(1);
+      let ok = false, data;
+      try {
+        const response = await fetch("/api/recognise", { method: "POST", body: form });
+        ok = response.ok;
+        try { data = await response.json(); } catch (e) { data = { error: "the server answered " + response.status }; }
+      } catch (error) {
+        data = { error: "the photo could not be sent: check the connection and try again" };
+      } finally {
+        this.working(-1);
+      }
+      if (!ok) {
+        // the pieces already here stay; only this photo could not be read
+        this.setStatus(data.error || "the photo could not be read", true);
+        this.render();
+        this.onChange(true);
+        return;
+      }
+      if (data.photo) this.photos[index].id = data.photo.id;
+      const before = this.pieces.length;
+      this.takeRecognition(data, index);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const count = data.pieces.length;
+      if (!count) {
+        this.setStatus("No pieces found on this photo: take it closer, or tap + to enter them.");
+      } else {
+        const added = before ? `, added to the ${before} already here` : "";
+        this.countStatus(`Read ${count} piece${count === 1 ? "" : "s"} in ${seconds} s${added}. `);
       }
     }
 
-    showPhoto(url, width, height) {
-      if (this.photo && this.photo.url) URL.revokeObjectURL(this.photo.url);
-      this.photo = { url, width, height };
-      this.img.src = url;
-      this.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-      this.view.hidden = false;
+    /** Read every photo again (the game changed: another kind of piece, or another set).
+     *  Pieces tapped in stay if the game has them; the page is told how many did not. */
+    async reread() {
+      const photos = this.photos.filter((p) => p.blob);
+      const tapped = this.pieces.filter((p) => p.photo === null);
+      const kept = tapped.filter((p) => this.setup.pieces.includes(p.label));
+      for (const p of this.photos) if (p.url && p.blob) URL.revokeObjectURL(p.url);
+      this.photos = [];
+      this.photosBox.replaceChildren();
+      this.pieces = kept;
+      this.meldCount = 1;
+      for (const p of kept) p.meld = 0;
+      const dropped = tapped.length - kept.length;
+      this.render();
+      if (!photos.length) {
+        if (dropped) this.setStatus(`${dropped} piece${dropped === 1 ? "" : "s"} tapped in for the other game ${dropped === 1 ? "is" : "are"} not in this one and ${dropped === 1 ? "was" : "were"} taken off.`);
+        this.onChange(true);
+        return;
+      }
+      for (const p of photos) await this.read(p.blob, p.width, p.height);
     }
 
-    takeRecognition(data) {
+    /** A photo view (image and its boxes) under the others; returns its index. */
+    addPhoto(url, width, height, id = null, blob = null) {
+      const index = this.photos.length;
+      const view = el("figure", { class: "photo-view", "data-photo": index });
+      const img = el("img", { class: "photo-img", alt: `photo ${index + 1} of the pieces` });
+      if (url) img.src = url;
+      const svg = svgEl("svg", { class: "boxes", preserveAspectRatio: "none", viewBox: `0 0 ${width} ${height}` });
+      view.append(img, svg);
+      if (!url) view.append(el("figcaption", { class: "photo-caption muted" }, "This photo is no longer kept."));
+      this.photosBox.append(view);
+      this.photos.push({ url, width, height, id, blob, view, svg });
+      return index;
+    }
+
+    takeRecognition(data, photo) {
       const inMeld = new Map();
       (data.melds || []).forEach((meld, m) => meld.forEach((i) => inMeld.set(i, m)));
       const meldCount = (data.melds || []).length;
+      // a second photo's melds come after those already on the board
+      const offset = this.withMelds && this.pieces.length ? this.meldCount : 0;
+      const rankStart = this.pieces.reduce((top, p) => Math.max(top, p.rank === undefined ? -1 : p.rank), -1) + 1;
       // chips follow the melds as they lie on the table, each read left to right, then the
       // loose pieces: the order a player reads them in, not the order the boxes were found in
       const rank = new Map();
@@ -241,25 +454,35 @@ const Meldcam = (() => {
         for (const i of along) if (!rank.has(i)) rank.set(i, rank.size);
       }
       data.pieces.forEach((p, i) => { if (!rank.has(i)) rank.set(i, rank.size); });
-      this.pieces = data.pieces.map((p, i) => ({
-        label: p.label, bbox: p.bbox, confidence: p.confidence, sure: p.sure,
+      const added = data.pieces.map((p, i) => ({
+        label: p.label, bbox: p.bbox, photo, confidence: p.confidence, sure: p.sure,
         alternatives: (p.alternatives || []).map((a) => a[0]),
         // pieces the recogniser put in no meld form one more group of their own
-        meld: this.withMelds ? (inMeld.has(i) ? inMeld.get(i) : meldCount) : 0,
-        rank: rank.get(i),
+        meld: this.withMelds ? offset + (inMeld.has(i) ? inMeld.get(i) : meldCount) : 0,
+        rank: rankStart + rank.get(i),
       }));
-      const loose = this.pieces.some((p) => p.meld === meldCount);
-      this.meldCount = this.withMelds ? Math.max(1, meldCount + (loose ? 1 : 0)) : 1;
+      this.pieces.push(...added);
+      const loose = added.some((p) => p.meld === offset + meldCount);
+      if (this.withMelds) this.meldCount = Math.max(offset ? this.meldCount : 1, offset + meldCount + (loose ? 1 : 0));
       this.changed(true);
+    }
+
+    /** The element that shows piece ``index`` now (after a re-render), to give focus back. */
+    pieceElement(index) {
+      return this.meldsBox.querySelector(`.chip[data-index="${index}"]`);
     }
 
     edit(index) {
       const piece = this.pieces[index];
       picker.open(this.setup, {
-        title: `Piece ${index + 1} was read as ${piece.label}. Which is it?`,
+        title: toConfirm(piece)
+          ? `Piece ${index + 1} may be ${pieceName(piece.label)}. Is it?`
+          : `Piece ${index + 1} was read as ${pieceName(piece.label)}. Which is it?`,
         current: piece.label,
         suggestions: piece.alternatives,
+        onConfirm: toConfirm(piece) ? () => { piece.sure = true; this.changed(); } : null,
         onPick: (name) => {
+          if (name === piece.label) { piece.sure = true; this.changed(); return; }
           piece.label = name; piece.confidence = 1; piece.sure = true; piece.corrected = true; this.changed();
         },
         onRemove: () => { this.pieces.splice(index, 1); this.changed(); },
@@ -267,6 +490,7 @@ const Meldcam = (() => {
           piece.meld = m; if (m >= this.meldCount) this.meldCount = m + 1; this.changed();
         } : null,
         meldCount: this.meldCount, currentMeld: piece.meld,
+        refocus: () => this.pieceElement(index),
       });
     }
 
@@ -274,14 +498,19 @@ const Meldcam = (() => {
       picker.open(this.setup, {
         title: this.withMelds ? `Add a piece to meld ${meld + 1}` : "Add a piece",
         onPick: (name) => {
-          this.pieces.push({ label: name, bbox: null, confidence: 1, sure: true, alternatives: [], meld });
+          this.pieces.push({ label: name, bbox: null, photo: null, confidence: 1, sure: true, alternatives: [], meld });
           this.changed();
         },
+        refocus: () => this.meldsBox.querySelector(`.meld[data-meld="${meld}"] .chip.add`),
       });
     }
 
     /** Re-render and tell the page; ``now`` skips the page's debounce (a fresh photo). */
-    changed(now = false) { this.render(); this.onChange(now); }
+    changed(now = false) {
+      this.render();
+      if (!this.statusError && (this.pieces.length || this.photos.length)) this.countStatus();
+      this.onChange(now);
+    }
 
     /** Mark melds valid / invalid (colours of boxes and groups). */
     setVerdicts(verdicts) {
@@ -292,6 +521,15 @@ const Meldcam = (() => {
     render() {
       this.renderBoxes();
       this.renderMelds();
+      const doubtful = this.unsureCount();
+      if (this.confirmBar) {
+        this.confirmBar.hidden = doubtful === 0;
+        this.confirmBar.querySelector(".to-confirm-text").textContent = doubtful === 1
+          ? "1 piece is marked ?: the reader is not sure of it. Tap it to correct it, or:"
+          : `${doubtful} pieces are marked ?: the reader is not sure of them. Tap one to correct it, or:`;
+        this.confirmBar.querySelector(".confirm-all").textContent = doubtful === 1 ? "✓ It is right" : `✓ All ${doubtful} are right`;
+      }
+      if (this.legend) this.legend.hidden = !this.photos.some((p) => p.url);
     }
 
     /**
@@ -301,43 +539,57 @@ const Meldcam = (() => {
      * small tiles stays readable on a phone.
      */
     renderBoxes() {
-      this.svg.replaceChildren();
-      if (!this.photo) return;
-      const shown = this.svg.getBoundingClientRect().width;
-      const unit = this.photo.width / (shown > 0 ? shown : 360); // image pixels per screen pixel
       const order = this.meldOrder();
-      const tags = [];
-      this.pieces.forEach((piece, i) => {
-        if (!piece.bbox) return;
-        const [x1, y1, x2, y2] = piece.bbox;
-        const state = this.meldState(piece.meld, order);
-        const flags = `${toConfirm(piece) ? " unsure" : ""}${piece.corrected ? " corrected" : ""}`;
-        const group = svgEl("g", { class: `box m${piece.meld % 6} ${state}${flags}`,
-          "data-index": i, "data-piece": piece.label, tabindex: 0, role: "button",
-          "aria-label": `piece ${i + 1}: ${piece.label}` });
-        const title = svgEl("title");
-        title.textContent = piece.label;
-        group.append(title, svgEl("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 3 * unit }));
-        group.addEventListener("click", () => this.edit(i));
-        group.addEventListener("keydown", (e) => { if (e.key === "Enter") this.edit(i); });
-        this.svg.append(group);
-        const face = pieceFace(piece.label);
-        const size = Math.min(16 * unit, Math.max(11 * unit, 0.5 * Math.min(x2 - x1, y2 - y1)));
-        const width = (0.62 * [...face.text].length + 0.5) * size, height = 1.25 * size;
-        // above the box, or inside its top edge when the box touches the top of the photo
-        const top = y1 - height >= 0 ? y1 - height : y1;
-        const colour = face.cls.split(" ").filter((c) => /^[cs]-/.test(c)).join(" ");
-        const tag = svgEl("g", { class: `tag ${colour} ${state}${flags}`,
-          "data-index": i, "aria-hidden": "true" });
-        tag.append(svgEl("rect", { x: x1, y: top, width, height, rx: size / 5 }));
-        const text = svgEl("text", { x: x1 + width / 2, y: top + 0.95 * size, "font-size": size,
-          "text-anchor": "middle" });
-        text.textContent = face.text;
-        tag.append(text);
-        tag.addEventListener("click", () => this.edit(i));
-        tags.push(tag);
+      this.photos.forEach((photo, p) => {
+        photo.svg.replaceChildren();
+        if (!photo.url) return;
+        const shown = photo.svg.getBoundingClientRect().width;
+        const unit = photo.width / (shown > 0 ? shown : 360); // image pixels per screen pixel
+        const tags = [];
+        this.pieces.forEach((piece, i) => {
+          if (!piece.bbox || piece.photo !== p) return;
+          const [x1, y1, x2, y2] = piece.bbox;
+          const state = this.meldState(piece.meld, order);
+          const flags = `${toConfirm(piece) ? " unsure" : ""}${piece.corrected ? " corrected" : ""}`;
+          const spoken = `piece ${i + 1}: ${pieceName(piece.label)}${toConfirm(piece) ? ", not sure" : ""}`;
+          const group = svgEl("g", { class: `box m${piece.meld % 6} ${state}${flags}`,
+            "data-index": i, "data-piece": piece.label, tabindex: 0, role: "button", "aria-label": spoken });
+          const title = svgEl("title");
+          title.textContent = pieceName(piece.label);
+          group.append(title, svgEl("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 3 * unit }));
+          group.addEventListener("click", () => this.edit(i));
+          // Enter and Space open the picker and do nothing else: the key must not reach the
+          // picker that opens under it (Enter's keypress would choose its first piece)
+          group.addEventListener("keydown", (e) => {
+            if (e.key !== "Enter" && e.key !== " ") return;
+            e.preventDefault();
+            if (e.key === "Enter" && !e.repeat) this.edit(i);
+          });
+          group.addEventListener("keyup", (e) => {
+            if (e.key !== " ") return;
+            e.preventDefault();
+            this.edit(i);
+          });
+          photo.svg.append(group);
+          const face = pieceFace(piece.label);
+          const size = Math.min(16 * unit, Math.max(11 * unit, 0.5 * Math.min(x2 - x1, y2 - y1)));
+          const mark = toConfirm(piece) ? "?" : "";
+          const width = (0.62 * [...face.text + mark].length + 0.5) * size, height = 1.25 * size;
+          // above the box, or inside its top edge when the box touches the top of the photo
+          const top = y1 - height >= 0 ? y1 - height : y1;
+          const colour = face.cls.split(" ").filter((c) => /^[cs]-/.test(c)).join(" ");
+          const tag = svgEl("g", { class: `tag ${colour} ${state}${flags}`,
+            "data-index": i, "aria-hidden": "true" });
+          tag.append(svgEl("rect", { x: x1, y: top, width, height, rx: size / 5 }));
+          const text = svgEl("text", { x: x1 + width / 2, y: top + 0.95 * size, "font-size": size,
+            "text-anchor": "middle" });
+          text.textContent = face.text + mark;
+          tag.append(text);
+          tag.addEventListener("click", () => this.edit(i));
+          tags.push(tag);
+        });
+        photo.svg.append(...tags);
       });
-      this.svg.append(...tags);
     }
 
     /** Index of each non-empty meld among the melds sent for checking. */
@@ -367,20 +619,29 @@ const Meldcam = (() => {
         for (const i of this.shownOrder()) {
           const piece = this.pieces[i];
           if (piece.meld !== m) continue;
-          const button = chip(piece.label, toConfirm(piece) ? "unsure" : "");
+          const unsure = toConfirm(piece);
+          const button = chip(piece.label, unsure ? "unsure" : "",
+            `${pieceName(piece.label)}${unsure ? ", not sure: check it" : ""}`);
           button.dataset.index = i;
           button.addEventListener("click", () => this.edit(i));
           row.append(button);
         }
-        const add = el("button", { type: "button", class: "chip add", title: "add a piece" }, "+");
+        const add = el("button", { type: "button", class: "chip add", title: "add a piece",
+          "aria-label": this.withMelds ? `add a piece to meld ${m + 1}` : "add a piece" }, "+");
         add.addEventListener("click", () => this.add(m));
         row.append(add);
         box.append(row);
         if (this.withMelds && this.verdicts && order.has(m)) {
           const v = this.verdicts[order.get(m)];
           if (v) {
-            const words = v.valid ? `✓ legal ${v.kind || "meld"}${v.value !== null && v.value !== undefined ? ", worth " + v.value : ""}` : `✗ ${v.reason || "not a legal meld"}`;
-            box.append(el("p", { class: "meld-verdict" }, words));
+            // the verdict of the meld as it stands now (asked again after every change)
+            const p = el("p", { class: "meld-verdict" });
+            if (v.valid) {
+              p.append(`✓ legal ${v.kind || "meld"}${v.value !== null && v.value !== undefined ? ", worth " + v.value : ""}`);
+            } else {
+              p.append("✗ ", withFaces(v.reason || "not a legal meld", this.setup.kind));
+            }
+            box.append(p);
           }
         }
         this.meldsBox.append(box);
@@ -395,5 +656,6 @@ const Meldcam = (() => {
 
   function readSetup() { return JSON.parse(document.getElementById("setup").textContent); }
 
-  return { Board, picker, pieceFace, chip, postJSON, downscale, debounce, readSetup, el };
+  return { Board, picker, pieceFace, pieceName, withFaces, faceSpan, toConfirm, chip, postJSON, downscale,
+    debounce, readSetup, el };
 })();
