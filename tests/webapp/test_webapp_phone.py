@@ -78,6 +78,9 @@ class StandIn:
         return {"kind": self.kind, "pieces": pieces, "melds": [list(range(len(pieces)))]}
 
 
+APPS: list[Any] = []  # the app behind ``server``, for games the API cannot make
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
     from werkzeug.serving import make_server
@@ -86,6 +89,7 @@ def server(tmp_path_factory) -> Iterator[str]:
 
     instance = tmp_path_factory.mktemp("instance")
     app = create_app({"INSTANCE_PATH": str(instance), "RECOGNISER_FACTORY": StandIn})
+    APPS.append(app)
     http = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
@@ -232,6 +236,37 @@ def test_1_tally_of_four_long_names_fits_without_sideways_scroll(
         "sticky"
     )
     shot(page, f"1-tally-4-players-{width}px")
+
+
+def test_1_tally_of_eight_players_fits_360_px(phone: Any, server: str) -> None:
+    """The games take at most 4 players today; the tally is made for 8 (issue 22), so an
+    8-player match is written straight into the database and shown to a viewer."""
+    from webapp.db import Game, Hand, Player, transaction
+
+    names = [f"Player number {i + 1} with a long name" for i in range(8)]
+    with APPS[0].app_context(), transaction() as db:
+        record = Game(
+            id="eight-players-x", game="rummikub", options={"target": 1000}, edit_token_hash="0"
+        )
+        record.players = [Player(seat=i, name=name) for i, name in enumerate(names)]
+        for number in range(1, 4):
+            deltas = {name: (-25 if i else 175) for i, name in enumerate(names)}
+            result = {"outcome": "stock-exhausted", "winner": names[0], "deltas": deltas}
+            record.hands.append(Hand(number=number, hand={}, result=result, deltas=deltas))
+        db.add(record)
+    page = phone
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(server + "/g/eight-players-x")
+    expect(page.locator("#tally thead .names th")).to_have_count(9)
+    sizes = page.evaluate(
+        "() => [document.documentElement.scrollWidth, window.innerWidth,"
+        " document.getElementById('tally').getBoundingClientRect().right,"
+        " Math.max(...[...document.querySelectorAll('#tally td')].map("
+        "   td => td.scrollWidth - td.clientWidth))]"
+    )
+    assert sizes[0] <= sizes[1] and sizes[2] <= 360, sizes
+    assert sizes[3] <= 0, f"a number does not fit its cell: {sizes}"
+    shot(page, "1-tally-8-players-360px")
 
 
 # -- 2. keyboard: Enter / Space open the picker, Escape changes nothing; names say the piece ----
