@@ -29,6 +29,7 @@ Imports ultralytics and torch: never imported at inference time.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import multiprocessing
 import shutil
@@ -40,6 +41,7 @@ import numpy as np
 from PIL import Image
 
 from datasets.realdata import load_photos, realdata_dir, split_trainable, training_pieces
+from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES
 from vision.training.offline import GENERATED
 
 SEED = 20261129
@@ -51,11 +53,18 @@ WORK = GENERATED / "tiles"
 
 
 def _renderer(name: str):
-    """A scene renderer ``seed -> (BGR image, [(label, box), ...])`` named "module:function"."""
+    """A scene renderer ``seed -> (BGR image, [(label, box), ...])`` named "module:function",
+    or "module:function@ARG" for ``function(seed, ARG)``."""
     import importlib
 
+    name, _, argument = name.partition("@")
     module, _, function = name.partition(":")
-    return getattr(importlib.import_module(module), function)
+    render = getattr(importlib.import_module(module), function)
+    return functools.partial(_call_with, render, argument) if argument else render
+
+
+def _call_with(render, argument: str, seed: int):
+    return render(seed, argument)
 
 
 def _render_one(job: tuple[int, str, str]) -> int:
@@ -408,6 +417,20 @@ HELD_OUT_SETS = {
 }
 
 
+def look2_sets(left_out: str = HELD_OUT_PRINTING) -> dict[str, str]:
+    """Folder -> renderer of the look-2 scenes when ``left_out`` is the printing training never
+    draws: the training scenes first, then the left-out printing's and the held-out rack's. The
+    shipped models leave out ``HELD_OUT_PRINTING``; leaving out another (``--leave-out``) is a
+    measurement, in folders of its own."""
+    if left_out == HELD_OUT_PRINTING:
+        return {LOOK2_SYNTH: LOOK2_RENDERER, **HELD_OUT_SETS}
+    return {
+        f"{LOOK2_SYNTH}_without_{left_out}": f"{LOOK2_RENDERER}@{left_out}",
+        f"heldout_{left_out}": f"{HELD_OUT_SETS['heldout_printing']}@{left_out}",
+        "heldout_rack": HELD_OUT_SETS["heldout_rack"],
+    }
+
+
 def train_rack_detector(
     work: Path,
     out: Path,
@@ -460,11 +483,12 @@ def rotated_round(work: Path) -> dict[str, object]:
 # ------------------------------------------------------------------------------- classifier
 
 
-def classifier_items(work: Path, split: str) -> list:
+def classifier_items(work: Path, split: str, look2: str = LOOK2_SYNTH) -> list:
     """The classifier's scenes: the base set, the round-4 scenes (diagonal rows and crowded
-    piles) and the look-2 scenes (racks, one set per photo), each where made."""
+    piles) and the look-2 scenes (racks, one set per photo; folder ``look2``), each where
+    made."""
     items = []
-    for name in ("synth", OBB_SYNTH, LOOK2_SYNTH):
+    for name in ("synth", OBB_SYNTH, look2):
         if (work / name / split).is_dir():
             items += synth_items(work, split, name)
     return items
@@ -492,6 +516,13 @@ def main(argv: list[str] | None = None) -> int:
     # Round 5's detector was measured and not shipped (models/README.md): 0 ships round 4's.
     parser.add_argument("--r5-epochs", type=int, default=0, help="round-5 detector fine-tune")
     parser.add_argument("--held-out-scenes", type=int, default=60, help="per left-out set")
+    parser.add_argument(
+        "--leave-out",
+        default=HELD_OUT_PRINTING,
+        choices=PRINTING_NAMES,
+        help="the printing the look-2 scenes never draw (another than the shipped one's is a "
+        "leave-one-printing-out measurement: use its own --work and --out)",
+    )
     parser.add_argument("--det-imgsz", type=int, default=384, help="training image size")
     parser.add_argument("--det-export-imgsz", type=int, default=512, help="ONNX input size")
     parser.add_argument("--cls-epochs", type=int, default=30)
@@ -524,15 +555,16 @@ def main(argv: list[str] | None = None) -> int:
                 renderer=OBB_RENDERER,
             )
         if args.r5_scenes:
+            (look2, renderer), *held_out = look2_sets(args.leave_out).items()
             generate(
                 args.work,
                 args.r5_scenes,
                 args.r5_val_scenes,
                 args.seed + 5,
-                name=LOOK2_SYNTH,
-                renderer=LOOK2_RENDERER,
+                name=look2,
+                renderer=renderer,
             )
-            for k, (name, renderer) in enumerate(HELD_OUT_SETS.items()):
+            for k, (name, renderer) in enumerate(held_out):
                 seed = args.seed + 6 + k
                 generate(args.work, 0, args.held_out_scenes, seed, name=name, renderer=renderer)
     if args.stage in ("all", "detector"):
@@ -592,12 +624,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage in ("all", "classifier"):
         from vision.training.classifier import export_classifier, train_classifier
 
+        look2 = next(iter(look2_sets(args.leave_out)))
         nets = [
             train_classifier(
                 args.work,
                 args.cls_epochs,
                 args.seed,
-                classifier_items,
+                functools.partial(classifier_items, look2=look2),
                 real_items,
                 smoke=args.smoke,
                 member=member,
