@@ -28,8 +28,11 @@ right at least 99.5 % of the time. The threshold is chosen here:
    Clopper-Pearson 95 % upper bound of the error rate among the accepted pieces (score >=
    threshold) is at most 0.005; of the thresholds accepting the same calibration pieces, the
    shortest decimal down to the lowest accepted score. With no such threshold nothing is sure
-   (1.01). The bound holds at the chosen threshold; choosing the lowest of many thresholds makes
-   it a little optimistic, which is why the real dev photos are the check (``meldcam eval``).
+   (1.01). Each family of scenes (each renderer) must certify on its own, and the highest of
+   their thresholds is the one chosen (``choose_threshold_per_family``): pooled, the easy
+   tables would hide the harder racks. The bound holds at the chosen threshold; choosing the
+   lowest of many thresholds makes it a little optimistic, which is why the real dev photos are
+   the check (``meldcam eval``).
 
 The command prints the threshold, the precision and the share of pieces accepted on the
 calibration scenes, for the kind's sure score and, to compare, the others. Writing the number
@@ -54,7 +57,7 @@ import numpy as np
 CALIBRATION_SEED = 20261201
 # Scenes rendered by default: tiles' scenes hold ~20 pieces, dominoes' and cards' ~8-10, and
 # certifying 99.5 % takes at least 598 sure pieces (all right) at a 95 % bound; more pieces
-# tighten the bound (tiles: 200 scenes certify "framed" >= 0.7226, 600 >= 0.5947).
+# tighten the bound, so a lower threshold certifies (tiles: 300 table and 300 rack scenes).
 SCENES = {"tiles": 600, "dominoes": 500, "cards": 400}
 MAX_ERROR = 0.005  # of sure pieces, at most this share wrong
 BOUND_CONFIDENCE = 0.95  # ... by a one-sided Clopper-Pearson bound at this confidence
@@ -160,6 +163,31 @@ def choose_threshold(
     return Choice(NOTHING_SURE, len(s), 0, 0, 1.0)
 
 
+def choose_threshold_per_family(
+    scores: Sequence[float],
+    right: Sequence[bool],
+    families: Sequence[str],
+    max_error: float = MAX_ERROR,
+    confidence: float = BOUND_CONFIDENCE,
+) -> tuple[Choice, dict[str, Choice]]:
+    """The lowest threshold at which the pieces of every family of scenes (each renderer: tile
+    tables, tile racks) certify on their own (``choose_threshold`` per family, the highest of
+    their thresholds), and what it accepts over all pieces; with each family's own choice. A
+    pooled bound would let an easy family hide a hard one."""
+    s, ok, fam = np.asarray(scores, float), np.asarray(right, bool), np.asarray(families)
+    own = {
+        f: choose_threshold(s[fam == f], ok[fam == f], max_error, confidence)
+        for f in dict.fromkeys(families)
+    }
+    threshold = max((c.threshold for c in own.values()), default=NOTHING_SURE)
+    if threshold >= NOTHING_SURE:
+        return Choice(NOTHING_SURE, len(s), 0, 0, 1.0), own
+    accepted = s >= threshold
+    n, errors = int(accepted.sum()), int((accepted & ~ok).sum())
+    bound = clopper_pearson_upper(errors, n, confidence)
+    return Choice(threshold, len(s), n, errors, bound), own
+
+
 def short_threshold(lowest_accepted: float, highest_refused: float) -> float:
     """The shortest decimal (at most 6 places) above ``highest_refused`` and at most
     ``lowest_accepted``: a threshold that accepts the same pieces and reads well in the
@@ -249,12 +277,13 @@ def _boxes(box) -> list[list[float]]:
 
 
 def rendered_scenes(kind: str, scenes: int, seed: int, renderers: Sequence[str] | None = None):
-    """(name, BGR image, truth) of ``scenes`` scenes, the renderers used in turn."""
+    """(name, BGR image, truth, family: the renderer) of ``scenes`` scenes, the renderers used
+    in turn."""
     specs = tuple(renderers or DEFAULT_RENDERERS[kind])
     makers = [renderer(spec) for spec in specs]
     for i in range(scenes):
         image, truth = makers[i % len(makers)](seed * 1_000_003 + i)
-        yield f"{i:05d}", image, truth
+        yield f"{i:05d}", image, truth, specs[i % len(specs)]
 
 
 def folder_scenes(kind: str, folder: Path):
@@ -293,8 +322,10 @@ def _scoring(recogniser):
 
 
 def calibrate(kind: str, scenes, recogniser=None, progress=None, pieces_out=None) -> dict:
-    """Read ``scenes`` ((name, image, truth)) and choose the threshold of every sure score.
-    ``pieces_out``: a list that gets each piece read (scene, label, right, every score)."""
+    """Read ``scenes`` ((name, image, truth) or (name, image, truth, family)) and choose the
+    threshold of every sure score, one that every family certifies
+    (``choose_threshold_per_family``). ``pieces_out``: a list that gets each piece read (scene,
+    family, label, right, every score)."""
     from vision.pipeline import SURENESS, Recogniser
 
     if recogniser is None:
@@ -303,24 +334,31 @@ def calibrate(kind: str, scenes, recogniser=None, progress=None, pieces_out=None
     recogniser = _scoring(recogniser)
     scores: dict[str, list[float]] = {name: [] for name in SURENESS}
     right: list[bool] = []
+    families: list[str] = []
     count = 0
     started = time.perf_counter()
-    for name, image, truth in scenes:
+    for name, image, truth, *family in scenes:
+        family_name = family[0] if family else "all"
         pieces = recogniser.recognise(image, channels="bgr")["pieces"]
         correct = match(pieces, truth)
         right += correct
+        families += [family_name] * len(pieces)
         for piece, ok in zip(pieces, correct, strict=True):
             for score, value in piece["_sureness"].items():
                 scores[score].append(value)
             if pieces_out is not None:
                 pieces_out.append(
-                    {"scene": name, "label": piece["label"], "right": ok}
+                    {"scene": name, "family": family_name, "label": piece["label"], "right": ok}
                     | {"scores": piece["_sureness"], "bbox": piece["bbox"]}
                 )
         count += 1
         if progress:
             progress(name, len(pieces), sum(correct), len(truth))
-    choices = {name: choose_threshold(values, right) for name, values in scores.items()}
+    per_family = {
+        name: choose_threshold_per_family(values, right, families)
+        for name, values in scores.items()
+    }
+    choices = {name: choice for name, (choice, _own) in per_family.items()}
     now = choose_now = None
     if settings.sure_score in scores:
         values = np.asarray(scores[settings.sure_score])
@@ -342,6 +380,10 @@ def calibrate(kind: str, scenes, recogniser=None, progress=None, pieces_out=None
         "sure_score": settings.sure_score,
         "chosen": _choice_dict(choices[settings.sure_score]),
         "by_score": {name: _choice_dict(choice) for name, choice in choices.items()},
+        "by_family": {
+            family: _choice_dict(choice)
+            for family, choice in per_family.get(settings.sure_score, (None, {}))[1].items()
+        },
         "settings_now": now,
     }
 
@@ -369,6 +411,13 @@ def format_calibration(report: dict, source: str) -> str:
     for name, c in report["by_score"].items():
         precision = f"{c['precision']:.4f}" if c["precision"] is not None else "-"
         lines.append(f"  {name:<12}{c['threshold']:>9}{c['share']:>8.1%}{precision:>8}")
+    if len(report["by_family"]) > 1:
+        lines.append(f"each family's own threshold of {report['sure_score']!r}:")
+        for family, c in report["by_family"].items():
+            lines.append(
+                f"  {family}: {c['threshold']} ({c['accepted']} of {c['pieces']} sure, "
+                f"{c['errors']} wrong)"
+            )
     now = report["settings_now"]
     if now is not None:
         precision = f"{now['precision']:.4f}" if now["precision"] is not None else "-"

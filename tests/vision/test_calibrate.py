@@ -10,6 +10,7 @@ from vision.calibrate import (
     NOTHING_SURE,
     assign,
     choose_threshold,
+    choose_threshold_per_family,
     clopper_pearson_upper,
     match,
     renderer,
@@ -59,6 +60,31 @@ def test_the_lowest_threshold_whose_bound_holds_is_chosen():
     assert choice.share == pytest.approx(1001 / 1004)
     # two wrong pieces among 1002 are too many (bound 0.0063): 0.7 is not chosen
     assert clopper_pearson_upper(2, 1002) > 0.005
+
+
+def test_every_family_of_scenes_must_certify_on_its_own():
+    # Tables: 1000 right pieces at 0.9-1.0 and wrong ones at 0.5-0.8 certify from 0.8 (above).
+    # Racks: 1000 right pieces at 0.9-1.0 and two wrong ones at 0.85 and 0.82 certify from 0.85
+    # (one wrong among 1001); pooled, four wrong pieces among 2004 (bound 0.0046) pass at 0.7.
+    rng = np.random.default_rng(0)
+    tables = np.concatenate([rng.uniform(0.9, 1.0, 1000), [0.8, 0.7, 0.6, 0.5]])
+    racks = np.concatenate([rng.uniform(0.9, 1.0, 1000), [0.85, 0.82]])
+    scores = np.concatenate([tables, racks])
+    right = [True] * 1000 + [False] * 4 + [True] * 1000 + [False] * 2
+    families = ["tables"] * 1004 + ["racks"] * 1002
+    assert choose_threshold(scores, right).threshold == 0.7
+    choice, own = choose_threshold_per_family(scores, right, families)
+    assert own["tables"].threshold == 0.8
+    assert own["racks"].threshold == 0.85
+    assert choice.threshold == 0.85
+    assert (choice.accepted, choice.errors) == (2001, 1)
+    # a family that certifies nothing makes nothing sure
+    choice, _own = choose_threshold_per_family(
+        np.concatenate([tables, np.full(100, 0.99)]),
+        right[:1004] + [True] * 100,
+        ["tables"] * 1004 + ["few"] * 100,
+    )
+    assert choice.threshold == NOTHING_SURE and choice.accepted == 0
 
 
 def test_too_few_pieces_make_nothing_sure():
