@@ -3,6 +3,10 @@
 Each package that adds subcommands has a ``cli`` module with ``register(subparsers)``; a
 subcommand's handler takes the parsed args and returns an exit code. Input that cannot be
 judged (MeldcamError, bad files) prints a message on stderr and exits 2.
+
+The ``cli`` modules are imported in turn only until the one asked for has registered its
+subcommand, so ``meldcam check`` never imports Flask or the recognisers (help, or a command no
+module knows, imports them all).
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from collections.abc import Sequence
 COMMAND_MODULES = ("scorer.cli", "vision.cli", "webapp.cli")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every subcommand, or, given ``command``, with the subcommands of the
+    modules up to the one that registers it (all of them if none does)."""
     parser = argparse.ArgumentParser(
         prog="meldcam",
         description="Reads rummy-family game pieces from photos, checks melds, scores hands.",
@@ -29,11 +35,21 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(subparsers)
+        if command is not None and command in subparsers.choices:
+            break
     return parser
 
 
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand's name: the first argument that is not an option (the top-level parser
+    has no options that take a value)."""
+    return next((arg for arg in argv if not arg.startswith("-")), None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(_command(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
