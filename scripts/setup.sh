@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Sets up everything meldcam needs from nothing: the virtual environment at .venv/ and the
-# project with its test and training extras. Safe to run again; a second run only checks.
+# project with its test and training extras, and the Debian packages the tests and the scene
+# generators use. With --runtime, only what serving needs: the project without extras (no torch,
+# ultralytics or playwright). Safe to run again; a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+level=full
+if [ "${1:-}" = "--runtime" ]; then
+    level=runtime
+fi
 PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     echo "meldcam setup: creating .venv"
@@ -10,11 +16,20 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.meldcam-setup
 want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    echo "meldcam setup: installing packages"
+have=$(cat "$stamp" 2>/dev/null || true)
+# a full set-up serves too; a runtime one does not test
+if [ "$have" != "$want full" ] && { [ "$level" = full ] || [ "$have" != "$want runtime" ]; }; then
+    echo "meldcam setup: installing packages ($level)"
     .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -e ".[dev,train]"
-    echo "$want" > "$stamp"
+    if [ "$level" = full ]; then
+        .venv/bin/python -m pip install --quiet -e ".[dev,train]"
+    else
+        .venv/bin/python -m pip install --quiet -e .
+    fi
+    echo "$want $level" > "$stamp"
+fi
+if [ "$level" = runtime ]; then
+    exit 0
 fi
 # Debian packages: chromium for the end-to-end web tests (Playwright downloads no browser) and the
 # fonts the synthetic tile generators draw with (datasets/tiles_synth.py FONT_NAMES and
