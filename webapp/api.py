@@ -51,7 +51,6 @@ def _busy(error: photos.Busy) -> tuple[Response, int]:
     return response, 503
 
 
-@bp.errorhandler(matches.GameUnavailable)
 @bp.errorhandler(photos.RecogniserMissing)
 def _unavailable(error: Exception) -> tuple[Response, int]:
     return jsonify({"error": bounds.clip(str(error))}), 503

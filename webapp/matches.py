@@ -45,10 +45,6 @@ MAX_SEATS = 16  # names sent for one game, blanks included: no game has more tha
 RECOGNISER_KINDS = {"tile": "tiles", "domino": "dominoes", "card": "cards"}
 
 
-class GameUnavailable(MeldcamError):
-    """A game of the registry whose rules module is not installed yet."""
-
-
 class NotFound(LookupError):
     """No game (or hand) with that id: a 404 for the web layer."""
 
@@ -64,10 +60,7 @@ def load_rules(game: Any, options: Mapping[str, Any] | None) -> Rules:
     for name, value in (options or {}).items():
         if len(str(name)) > MAX_WORD or (isinstance(value, str) and len(value) > MAX_WORD):
             raise OptionError(f"no option {quote(name)} takes {quote(value)}")
-    try:
-        return make_rules(game, options)
-    except ImportError as error:
-        raise GameUnavailable(f"{game} is not available yet in this version") from error
+    return make_rules(game, options)
 
 
 def hand_style(game: str) -> str:
@@ -101,17 +94,11 @@ def piece_names(rules: Rules) -> list[str]:
 
 def describe_game(game: str) -> dict[str, Any]:
     """One game for the pickers, in the shape of ``scorer.games.describe_games``, plus player
-    counts and hand style; a game whose rules module is missing is marked unavailable."""
+    counts and hand style."""
+    module = game_module(game)
     described: dict[str, Any] = {"game": game, "title": GAME_TITLES[game]}
-    try:
-        module = game_module(game)
-    except ImportError:
-        module = None
-    described["available"] = module is not None
     described["players"] = list(PLAYER_LIMITS.get(game, DEFAULT_PLAYER_LIMITS))
     described["hand_style"] = hand_style(game)
-    if module is None:
-        return described
     described["options"] = [
         {
             "name": spec.name,
@@ -129,7 +116,7 @@ def describe_game(game: str) -> dict[str, Any]:
 
 
 def catalogue() -> list[dict[str, Any]]:
-    """Every registered game; those whose module is missing are marked unavailable."""
+    """Every registered game, described for the pickers."""
     return [describe_game(game) for game in GAME_MODULES]
 
 

@@ -92,11 +92,6 @@ def _not_found(error: matches.NotFound) -> tuple[str, int]:
     return render_template("error.html", message=str(error), code=404), 404
 
 
-@bp.errorhandler(matches.GameUnavailable)
-def _unavailable(error: matches.GameUnavailable) -> tuple[str, int]:
-    return render_template("error.html", message=str(error), code=503), 503
-
-
 @bp.errorhandler(MeldcamError)
 def _bad_input(error: MeldcamError) -> tuple[str, int]:
     return render_template("error.html", message=bounds.clip(str(error)), code=400), 400
@@ -316,10 +311,8 @@ def _page_setup(record_game: str, options: dict[str, Any]) -> dict[str, Any]:
 def check_free() -> Any:
     """Dispute mode without a saved game: pick a game and its house options (the page applies
     a change at once; the address carries them, ``?game=remino&set=double-twelve``)."""
-    games = [g for g in matches.catalogue() if g["available"]]
-    chosen = request.args.get("game") or (games[0]["game"] if games else "")
-    if not games:
-        return render_template("error.html", message="no game is available yet", code=503), 503
+    games = matches.catalogue()
+    chosen = request.args.get("game") or games[0]["game"]
     if chosen not in {g["game"] for g in games}:
         abort(404)
     described = next(g for g in games if g["game"] == chosen)

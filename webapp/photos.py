@@ -2,7 +2,7 @@
 and read by the recogniser (``vision.api``), imported lazily and shared by the whole process.
 
 The photo is checked here before any recogniser runs, so that a bad upload gets the same clear
-message whether or not a recogniser is installed: empty file, not an image, a decompression bomb
+message whatever the recogniser makes of it: empty file, not an image, a decompression bomb
 (more than ``MAX_PIXELS``), a truncated file. What is stored, and read, is the photo upright,
 no larger than ``MAX_SIDE`` and without metadata (``check_photo``).
 
@@ -41,6 +41,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from scorer.errors import MeldcamError
 from scorer.game import Rules
 from scorer.pieces import Domino
+from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
 from webapp.bounds import clip
 
 KINDS = ("tiles", "dominoes", "cards")
@@ -219,39 +220,14 @@ def save_photo(app: Flask, photo: CheckedPhoto) -> str:
 
 
 def _vision_recogniser(kind: str) -> Any:
+    from vision.api import get_recogniser
+
     try:
-        from vision import api as vision_api
-    except ImportError:
-        raise RecogniserMissing(
-            "the photo reader is not installed yet: enter the pieces by tapping"
-        ) from None
-    unavailable: type[Exception] = getattr(vision_api, "RecogniserUnavailable", RuntimeError)
-    try:
-        return vision_api.get_recogniser(kind)
-    except unavailable as error:
+        return get_recogniser(kind)
+    except RecogniserUnavailable as error:
         raise RecogniserMissing(
             f"photos of {kind} cannot be read yet ({error}): enter the pieces by tapping"
         ) from None
-
-
-def _image_error_type() -> type[Exception]:
-    try:
-        from vision.errors import ImageError
-    except ImportError:
-        return PhotoError
-    return ImageError
-
-
-class _NeverRaised(Exception):
-    """Stands for ``vision.errors.UnknownSet`` where the vision package is not installed."""
-
-
-def _unknown_set_type() -> type[Exception]:
-    try:
-        from vision.errors import UnknownSet
-    except ImportError:
-        return _NeverRaised
-    return UnknownSet
 
 
 def domino_set_name(rules: Rules) -> str | None:
@@ -284,8 +260,6 @@ def recognise(kind: str, photo: CheckedPhoto, set_name: str | None = None) -> di
     can; a set it does not know means reading with no set, never an error for the player.
     """
     recogniser = get_recogniser(kind)
-    image_error = _image_error_type()
-    unknown_set = _unknown_set_type()
     attempts: list[dict[str, Any]] = [{}]
     if kind == "dominoes" and set_name is not None and takes_set_name(recogniser):
         attempts.insert(0, {"set_name": set_name})
@@ -294,9 +268,9 @@ def recognise(kind: str, photo: CheckedPhoto, set_name: str | None = None) -> di
         for arguments in attempts:
             try:
                 return dict(recogniser.recognise(photo.data, **arguments))
-            except image_error as error:
+            except ImageError as error:
                 raise PhotoError(str(error)) from None
-            except unknown_set as error:
+            except UnknownSet as error:
                 log.warning("domino reader: %s; reading with no set", error)
                 last_error = error
     raise RecogniserMissing(

@@ -377,16 +377,3 @@ def test_unexpected_errors_are_a_json_500_without_details(app: Flask, monkeypatc
     assert "not saved" in response.json["error"] and "secret" not in response.json["error"]
     page = client.get("/")
     assert page.status_code == 500 and "secret" not in page.get_data(as_text=True)
-
-
-def test_game_whose_rules_went_missing_is_a_503_page(
-    app: Flask, client: FlaskClient, csrf, monkeypatch
-):
-    from scorer.games import GAME_MODULES
-
-    game_id = start_game_by_form(client, csrf)
-    monkeypatch.setitem(GAME_MODULES, "rummikub", "scorer.no_such_module_here")
-    for path in (f"/g/{game_id}", f"/g/{game_id}/check", f"/g/{game_id}/hand"):
-        response = client.get(path)
-        assert response.status_code == 503, path
-        assert "not available" in response.get_data(as_text=True)
