@@ -94,7 +94,6 @@ EXTRA_RANK_FONT_NAMES = (
     "cmtt10.ttf",
 )
 SUIT_GLYPHS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
-CORNERS = ("tl", "br", "tr", "bl")  # two-index decks print tl and br
 
 
 def all_labels() -> list[str]:

@@ -112,7 +112,3 @@ def training_pieces(photo: RealPhoto) -> list[tuple[str, tuple[float, float, flo
                 for label, box in pieces
             ]
     return pieces
-
-
-def held_out_names(photos: list[RealPhoto]) -> set[str]:
-    return {p.name for p in split_trainable(photos)[1]}

@@ -24,7 +24,6 @@ from sqlalchemy import (
     create_engine,
     event,
 )
-from sqlalchemy.engine import Engine
 from sqlalchemy.orm import (
     DeclarativeBase,
     Mapped,
@@ -160,13 +159,6 @@ def init_db(app: Flask) -> None:
         event.listen(engine, "connect", _sqlite_pragmas)
     Base.metadata.create_all(engine)
     app.extensions[EXTENSION_KEY] = sessionmaker(engine, expire_on_commit=False)
-
-
-def engine_of(app: Flask) -> Engine:
-    maker: sessionmaker[Session] = app.extensions[EXTENSION_KEY]
-    bind = maker.kw["bind"]
-    assert isinstance(bind, Engine)
-    return bind
 
 
 @contextmanager
