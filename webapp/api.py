@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from scorer import api as scorer_api
 from scorer.errors import MeldcamError
+from vision.api import KINDS
 from webapp import bounds, idempotency, matches, photos
 from webapp.db import Game, Photo, reading, transaction
 from webapp.idempotency import Answer
@@ -129,10 +130,8 @@ def _bounded(value: Any) -> Any:
 def recognise() -> tuple[Response, int]:
     """Read a photo; with ``game`` (a game's id), dominoes are read for that game's set."""
     kind = request.form.get("kind", "")
-    if kind not in photos.KINDS:
-        raise ApiError(
-            f"kind must be one of {', '.join(photos.KINDS)}, not {bounds.quote(kind)}", 400
-        )
+    if kind not in KINDS:
+        raise ApiError(f"kind must be one of {', '.join(KINDS)}, not {bounds.quote(kind)}", 400)
     upload = request.files.get("photo")
     if upload is None:
         raise ApiError("attach the photo as the multipart field 'photo'", 400)

@@ -42,14 +42,14 @@ from scorer.errors import MeldcamError
 from scorer.game import Rules
 from scorer.pieces import Domino
 from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
+from vision.labels import DOMINO_SET_TOPS
 from webapp.bounds import clip
 
-KINDS = ("tiles", "dominoes", "cards")
 FORMATS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
 MAX_PIXELS = 50_000_000
 MAX_SIDE = 2000  # long side kept: the recogniser reads at most about this (vision.imageio)
 # the recogniser's set names, by the set's highest pip (Remino's 2x-double-six is two double-sixes)
-DOMINO_SETS_BY_TOP = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
+DOMINO_SETS_BY_TOP = {top: name for name, top in DOMINO_SET_TOPS.items()}
 
 log = logging.getLogger(__name__)
 
