@@ -384,6 +384,10 @@ class DominoScene:
     dominoes: tuple[SceneDomino, ...]
     face_down: tuple[Box, ...]  # boxes of face-down tiles at least half visible
     set_name: str
+    # Face-up dominoes shown too little to be labelled (a half or a pip hidden, cut off by the
+    # frame), with their true labels and the boxes of what shows: calibration judges a reading
+    # of one by its label instead of counting it as a domino found where there is none.
+    partial: tuple[tuple[str, Box], ...] = ()
 
     def labels(self) -> list[tuple[str, list[float]]]:
         """The tile generator's label shape: [(label, [x1, y1, x2, y2]), ...]."""
@@ -697,11 +701,20 @@ def _pips_visible(tile: _Laid, ids: np.ndarray, homography: np.ndarray) -> bool:
 
 def _label(
     laid: list[_Laid], ids: np.ndarray, homography: np.ndarray
-) -> tuple[tuple[SceneDomino, ...], tuple[Box, ...]]:
-    """The readable face-up dominoes and the boxes of the face-down ones, in photo pixels."""
+) -> tuple[tuple[SceneDomino, ...], tuple[Box, ...], tuple[tuple[str, Box], ...]]:
+    """The readable face-up dominoes, the boxes of the face-down ones, and the partly shown
+    face-up ones (label, box of what shows), in photo pixels."""
     h, w = ids.shape
     dominoes: list[SceneDomino] = []
     face_down: list[Box] = []
+    partial: list[tuple[str, Box]] = []
+
+    def shown_partly(tile: _Laid) -> None:
+        ys, xs = np.nonzero(ids == tile.index)
+        if len(xs):
+            box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+            partial.append((domino_label(*tile.halves), box))
+
     for tile in laid:
         tw, tl = tile.width, tile.length
         face = _to_photo([(0, 0), (tw, 0), (tw, tl), (0, tl)], tile.matrix, homography)
@@ -717,8 +730,10 @@ def _label(
         first = _to_photo([(0, 0), (tw, 0), (tw, tl / 2), (0, tl / 2)], tile.matrix, homography)
         second = _to_photo([(tw, tl), (0, tl), (0, tl / 2), (tw, tl / 2)], tile.matrix, homography)
         if min(visible_share(ids, q, tile.index) for q in (first, second)) < MIN_HALF_VISIBLE:
+            shown_partly(tile)
             continue
         if not _pips_visible(tile, ids, homography):
+            shown_partly(tile)
             continue
         halves = tuple(
             Half(count, tuple((float(x), float(y)) for x, y in quad))
@@ -726,7 +741,7 @@ def _label(
         )
         label = domino_label(*tile.halves)
         dominoes.append(SceneDomino(label, box, halves, tile.chain, tile.position))  # type: ignore[arg-type]
-    return tuple(dominoes), tuple(face_down)
+    return tuple(dominoes), tuple(face_down), tuple(partial)
 
 
 def low_camera(rng: np.random.Generator, big_w: int, big_h: int, w: int, h: int) -> np.ndarray:
@@ -802,8 +817,8 @@ def render_scene_detailed(
     ids_photo = cv2.warpPerspective(
         ids.astype(np.float32), homography, (w, h), flags=cv2.INTER_NEAREST, borderValue=-1
     ).astype(np.int32)
-    dominoes, face_down = _label(laid, ids_photo, homography)
-    return DominoScene(photo_effects(rng, photo), dominoes, face_down, set_name)
+    dominoes, face_down, partial = _label(laid, ids_photo, homography)
+    return DominoScene(photo_effects(rng, photo), dominoes, face_down, set_name, partial)
 
 
 def render_scene(
@@ -812,6 +827,14 @@ def render_scene(
     """A BGR photo and its labelled dominoes [(label, [x1, y1, x2, y2]), ...] from one seed."""
     scene = render_scene_detailed(seed, size, set_name, look)
     return scene.image, scene.labels()
+
+
+def render_scene_every_domino(seed: int, look: int = 1) -> tuple[np.ndarray, list]:
+    """``render_scene``'s photo and every face-up domino it shows: the labelled ones, then the
+    partly shown ones (for calibration, which judges every reading against the domino under
+    it)."""
+    scene = render_scene_detailed(seed, look=look)
+    return scene.image, scene.labels() + [(label, list(box)) for label, box in scene.partial]
 
 
 # ----------------------------------------------------------------------------- test scenes
@@ -879,8 +902,8 @@ def render_test_scene(
     canvas = cv2.GaussianBlur(canvas, (0, 0), 1.0)
     ids = np.full(canvas.shape[:2], -1, np.int32)
     laid = _lay(canvas, ids, None, shifted, [style])
-    dominoes, face_down = _label(laid, ids, np.eye(3))
-    return DominoScene(canvas, dominoes, face_down, "double-twelve")
+    dominoes, face_down, partial = _label(laid, ids, np.eye(3))
+    return DominoScene(canvas, dominoes, face_down, "double-twelve", partial)
 
 
 def render_test_layout(

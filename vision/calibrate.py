@@ -11,9 +11,10 @@ right at least 99.5 % of the time. The threshold is chosen here:
    seeds ``CALIBRATION_SEED * 1_000_003 + i`` (the training's scheme, with a base seed no
    training uses: the training's base seeds are 20261129-20261161), spread evenly over the renderers
    (``DEFAULT_RENDERERS``: tiles' tables and racks, dominoes' looks 1-3, cards' looks 1-5).
-   The tile renderers give every tile the photo shows, the partly shown ones (< 60 % of the
-   face, not labelled for training) too, so that a reading of one is judged against its true
-   label rather than counted as a tile found where there is none; or the generated scenes of
+   The tile and domino renderers give every piece the photo shows, the partly shown ones (a
+   tile under 60 % visible, a domino with a half or a pip hidden: not labelled for training)
+   too, so that a reading of one is judged against its true label rather than counted as a
+   piece found where there is none; or the generated scenes of
    ``FOLDER`` (``NAME.jpg`` + ``NAME.json`` with seed, size and pieces, as ``meldcam eval
    --synthetic`` reads them).
 2. **Matching**: the recogniser reads each scene; its pieces, most confident first, each take
@@ -71,7 +72,9 @@ DEFAULT_RENDERERS: dict[str, tuple[str, ...]] = {
         "datasets.tiles_synth:render_scene_every_tile",
         "datasets.tiles_racks:render_training_scene_every_tile",
     ),
-    "dominoes": tuple(f"datasets.dominoes_synth:render_scene@{look}" for look in (1, 2, 3)),
+    "dominoes": tuple(
+        f"datasets.dominoes_synth:render_scene_every_domino@{look}" for look in (1, 2, 3)
+    ),
     "cards": tuple(f"vision.calibrate:card_scene@{look}" for look in (1, 2, 3, 4, 5)),
 }
 

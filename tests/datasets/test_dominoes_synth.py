@@ -22,6 +22,7 @@ from datasets.dominoes_synth import (
     random_style,
     render_scene,
     render_scene_detailed,
+    render_scene_every_domino,
     render_test_layout,
     render_test_scene,
 )
@@ -204,6 +205,22 @@ def test_dominoes_cut_off_by_the_photo_are_not_labelled():
     assert [d.label for d in scene.dominoes] == ["9-10"]  # only the middle one is whole
     whole = render_test_scene(rows)
     assert len(whole.dominoes) == 9
+    # ... but they are listed apart with their true labels and the boxes of what shows
+    h, w = scene.image.shape[:2]
+    assert sorted(label for label, _box in scene.partial) == sorted(
+        ["1-2", "3-4", "5-6", "7-8", "11-12", "0-1", "2-2", "4-4"]
+    )
+    for _label, (x1, y1, x2, y2) in scene.partial:
+        assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+    assert whole.partial == ()
+
+
+def test_every_domino_renderer_adds_the_partly_shown_after_the_labels():
+    for look in (1, 3):
+        image, every = render_scene_every_domino(3, look)
+        scene = render_scene_detailed(3, look=look)
+        assert np.array_equal(image, scene.image)
+        assert every == scene.labels() + [(label, list(box)) for label, box in scene.partial]
 
 
 def test_bad_layouts_and_sets_are_refused():
