@@ -82,33 +82,23 @@ def score_set(folder: Path, recogniser: Recogniser, partly_shown) -> tuple[Score
         pieces = recogniser.recognise(scene.image)["pieces"]
         seconds = time.perf_counter() - started
         truth = [label for label, _box in scene.pieces]
-        every.add(
-            scene.name,
-            [p["label"] for p in pieces],
-            truth,
-            seconds,
-            [p["label"] for p in pieces if p["sure"]],
-        )
-        partial = partly_shown(scene.seed)
-        boxes = [(label, [list(box)]) for label, box in [*scene.pieces, *partial]]
+        _add(every, scene.name, pieces, truth, seconds)
+        boxes = [(label, [list(box)]) for label, box in [*scene.pieces, *partly_shown(scene.seed)]]
         taken = assign(pieces, boxes)
-        kept = [p for p, j in zip(pieces, taken, strict=True) if j is None or j < len(truth)]
+        on_partial = [j is not None and j >= len(truth) for j in taken]
+        kept = [p for p, partial in zip(pieces, on_partial, strict=True) if not partial]
+        _add(labelled_only, scene.name, kept, truth, seconds)
         # sure readings of partly shown tiles are judged by their true labels
-        sure_partial = [
-            p["label"] == boxes[j][0]
-            for p, j in zip(pieces, taken, strict=True)
-            if p["sure"] and j is not None and j >= len(truth)
-        ]
-        labelled_only.add(
-            scene.name,
-            [p["label"] for p in kept],
-            truth,
-            seconds,
-            [p["label"] for p in kept if p["sure"]],
-        )
-        labelled_only.sure += len(sure_partial)
-        labelled_only.sure_matched += sum(sure_partial)
+        for piece, j, partial in zip(pieces, taken, on_partial, strict=True):
+            if partial and piece["sure"]:
+                labelled_only.sure += 1
+                labelled_only.sure_matched += piece["label"] == boxes[j][0]
     return every, labelled_only
+
+
+def _add(score: Score, name: str, pieces: list[dict], truth: list[str], seconds: float) -> None:
+    labels = [p["label"] for p in pieces]
+    score.add(name, labels, truth, seconds, [p["label"] for p in pieces if p["sure"]])
 
 
 def _row(name: str, group: dict) -> str:
