@@ -28,7 +28,7 @@ from itertools import product
 from typing import Any
 
 from scorer.errors import HandError, PieceError
-from scorer.game import HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.game import GameType, HandScore, MeldVerdict, OpeningVerdict, TableVerdict
 from scorer.hands import read_holdings, read_pieces, read_player, read_players
 from scorer.options import OptionSpec
 from scorer.pieces import Domino, Piece, parse_domino
@@ -37,7 +37,6 @@ from scorer.sets import DOMINO_SETS, check_available, dominoes
 GAME = "domino-gin"
 SETS: tuple[str, ...] = ("double-six", "double-nine")
 MIN_MELD = 4
-HAND_SIZE = 7
 BONUS = 20  # gin bonus and undercut bonus
 GROUP_OF_SIX: frozenset[Domino] = frozenset(
     {Domino(0, 6), Domino(1, 5), Domino(2, 4), Domino(3, 3)}
@@ -53,6 +52,21 @@ OPTIONS: tuple[OptionSpec, ...] = (
 )
 
 PRESETS: dict[str, dict[str, Any]] = {"double-six": {}, "double-nine": {"set": "double-nine"}}
+
+GAME_TYPE = GameType(
+    name=GAME,
+    title="Domino Gin",
+    players=(2, 2),
+    hand_style="knock",
+    hand_sizes={2: 7},
+    piece_kind="domino",
+    sets=SETS,
+    hints=None,
+    from_hand=False,
+    winner_opens=True,
+    options=OPTIONS,
+    presets=PRESETS,
+)
 
 
 @dataclass(frozen=True)
@@ -333,20 +347,21 @@ class DominoGinRules:
         return TableVerdict(False, None, f"{left} fit in no meld (deadwood {value} at best)")
 
     def score_hand(self, hand: Mapping[str, Any]) -> HandScore:
-        players = read_players(hand, "Domino Gin", 2, 2)
+        players = read_players(hand, GAME_TYPE.title, *GAME_TYPE.players)
         knocker = str(read_player(hand, "knocker", players))
         opponent = players[1] if knocker == players[0] else players[0]
-        hands_in = read_holdings(hand, "hands", players, "the 7 tiles laid down")
+        size = GAME_TYPE.hand_sizes[len(players)]
+        hands_in = read_holdings(hand, "hands", players, f"the {size} tiles laid down")
         hands: dict[str, list[Domino]] = {}
         for name in players:
             names = hands_in.get(name)
             if names is None:
-                raise HandError(f"{name} has no hand: list the 7 tiles laid down")
+                raise HandError(f"{name} has no hand: list the {size} tiles laid down")
             tiles = read_pieces(names, f"{name}'s hand", self.parse)
-            if len(tiles) != HAND_SIZE:
+            if len(tiles) != size:
                 raise HandError(
                     f"{name} lays down {len(tiles)} tiles; a Domino Gin hand after the discard "
-                    f"has {HAND_SIZE}"
+                    f"has {size}"
                 )
             hands[name] = tiles  # type: ignore[assignment]
         self._dominoes(hands[knocker] + hands[opponent], "in the two hands")

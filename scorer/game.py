@@ -1,7 +1,8 @@
 """What every game's rules module provides, and the verdicts it returns.
 
 Each game module (``rummikub``, ``remik``, ``remino``, ``domino_gin``, ``gin``) exposes
-``OPTIONS: tuple[OptionSpec, ...]``, ``PRESETS: dict[str, dict]`` and
+``OPTIONS: tuple[OptionSpec, ...]``, ``PRESETS: dict[str, dict]``, ``GAME_TYPE: GameType``
+(the game's facts, which the web app and CLI ask instead of keeping their own lists) and
 ``make_rules(options: dict) -> Rules`` where ``options`` is already resolved and checked.
 """
 
@@ -12,7 +13,32 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from scorer.options import OptionSpec
 from scorer.pieces import Piece
+
+
+@dataclass(frozen=True)
+class GameType:
+    """One game's facts, known before any rules are made (as OpenSpiel's ``GameType`` with its
+    parameter spec): who plays, how a hand ends, which pieces, and its options."""
+
+    name: str  # the registry key: "rummikub", "domino-gin", ...
+    title: str  # for people: "Domino Gin"
+    players: tuple[int, int]  # fewest and most players
+    # "racks": the winner goes out and the others' racks are counted; "knock": a player knocks
+    # and every player's hand is given as laid down
+    hand_style: str
+    # pieces dealt to each player, by number of players; empty where the scorer needs none
+    hand_sizes: Mapping[int, int]
+    piece_kind: str  # "tile", "domino" or "card" (scorer.pieces.piece_kind)
+    # the physical sets it is played with (domino games: scorer.sets.DOMINO_SETS names, chosen
+    # by the ``set`` option)
+    sets: tuple[str, ...]
+    hints: str | None  # the best-move finder (scorer.hints): "number-tiles", "layout" or None
+    from_hand: bool  # a hand gone out in one turn ("remik z reki") can double its scores
+    winner_opens: bool  # the last hand's winner opens the next; otherwise the deal passes left
+    options: tuple[OptionSpec, ...]
+    presets: Mapping[str, Mapping[str, Any]]
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,7 @@
-"""The game registry: names, options and presets of the five games, and rules factories."""
+"""The game registry: each game's descriptor (``GAME_TYPE`` in its module), and rules factories.
+
+The modules are imported only when a game is asked about, so listing the names costs nothing.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 from scorer.errors import OptionError
-from scorer.game import Rules
+from scorer.game import GameType, Rules
 from scorer.options import resolve_options
 
 GAME_MODULES: dict[str, str] = {
@@ -19,14 +22,6 @@ GAME_MODULES: dict[str, str] = {
     "gin": "scorer.gin",
 }
 
-GAME_TITLES: dict[str, str] = {
-    "rummikub": "Rummikub",
-    "remik": "Remik liczbowy",
-    "remino": "Remino",
-    "domino-gin": "Domino Gin",
-    "gin": "Gin Rummy",
-}
-
 
 def game_module(game: str) -> ModuleType:
     if game not in GAME_MODULES:
@@ -34,32 +29,44 @@ def game_module(game: str) -> ModuleType:
     return importlib.import_module(GAME_MODULES[game])
 
 
+def game_type(game: str) -> GameType:
+    """The descriptor of ``game`` (players, hand style, pieces, hints, options...)."""
+    descriptor: GameType = game_module(game).GAME_TYPE
+    return descriptor
+
+
+def game_title(game: str) -> str:
+    """The game's title, or ``game`` itself when no such game is registered."""
+    return game_type(game).title if game in GAME_MODULES else game
+
+
 def make_rules(
     game: str, options: Mapping[str, Any] | None = None, preset: str | None = None
 ) -> Rules:
     """The rules of ``game`` with a preset's values, overlaid by explicit options."""
     module = game_module(game)
+    descriptor = game_type(game)
     chosen: dict[str, Any] = {}
     if preset is not None:
-        presets: dict[str, dict[str, Any]] = module.PRESETS
+        presets = descriptor.presets
         if preset not in presets:
             raise OptionError(
                 f"{game} has no preset {preset!r} (its presets: {', '.join(presets) or 'none'})"
             )
         chosen.update(presets[preset])
     chosen.update(options or {})
-    return module.make_rules(resolve_options(game, module.OPTIONS, chosen))
+    return module.make_rules(resolve_options(game, descriptor.options, chosen))
 
 
 def describe_games() -> list[dict[str, Any]]:
     """Every game with its options and presets, JSON-ready (for pickers in the web app)."""
     described = []
     for game in GAME_MODULES:
-        module = game_module(game)
+        descriptor = game_type(game)
         described.append(
             {
                 "game": game,
-                "title": GAME_TITLES[game],
+                "title": descriptor.title,
                 "options": [
                     {
                         "name": spec.name,
@@ -68,9 +75,9 @@ def describe_games() -> list[dict[str, Any]]:
                         "choices": None if spec.choices is None else list(spec.choices),
                         "help": spec.help,
                     }
-                    for spec in module.OPTIONS
+                    for spec in descriptor.options
                 ],
-                "presets": dict(module.PRESETS),
+                "presets": dict(descriptor.presets),
             }
         )
     return described

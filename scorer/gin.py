@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorer.errors import HandError, PieceError
-from scorer.game import HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.game import GameType, HandScore, MeldVerdict, OpeningVerdict, TableVerdict
 from scorer.hands import read_pieces, read_player, read_players
 from scorer.options import OptionSpec
 from scorer.pieces import RANKS, SUIT_NAMES, Card, CardJoker, Piece, parse_card
@@ -60,6 +60,21 @@ OPTIONS: tuple[OptionSpec, ...] = (
 )
 
 PRESETS: dict[str, dict[str, Any]] = {"classic": {}}
+
+GAME_TYPE = GameType(
+    name="gin",
+    title="Gin Rummy",
+    players=(2, 4),
+    hand_style="knock",
+    hand_sizes={2: 10, 3: 7, 4: 7},
+    piece_kind="card",
+    sets=("deck",),
+    hints=None,
+    from_hand=False,
+    winner_opens=False,
+    options=OPTIONS,
+    presets=PRESETS,
+)
 
 NO_JOKERS = "Gin Rummy is played without jokers"
 
@@ -385,7 +400,7 @@ class GinRules:
     """Gin Rummy with its options fixed."""
 
     options: Mapping[str, Any]
-    game: str = "gin"
+    game: str = GAME_TYPE.name
     universe: Counter[Piece] = field(default_factory=card_deck)
     hands_limit: int | None = None
 
@@ -471,7 +486,7 @@ class GinRules:
     # -- helpers --
 
     def _read_hand(self, hand: Mapping[str, Any]) -> tuple[list[str], str, dict[str, list[Card]]]:
-        players = read_players(hand, "Gin Rummy", 2, 4)
+        players = read_players(hand, GAME_TYPE.title, *GAME_TYPE.players)
         knocker = str(read_player(hand, "knocker", players))
         given = hand.get("hands")
         if not isinstance(given, Mapping):
@@ -479,7 +494,7 @@ class GinRules:
         for name in given:
             if name not in players:
                 raise HandError(f"a hand is given for {name!r}, who is not one of the players")
-        size = 10 if len(players) == 2 else 7
+        size = GAME_TYPE.hand_sizes[len(players)]
         hands: dict[str, list[Card]] = {}
         for name in players:
             if name not in given:

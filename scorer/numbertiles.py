@@ -28,12 +28,12 @@ from typing import Any
 
 from scorer.errors import HandError, PieceError
 from scorer.game import HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.games import game_type
 from scorer.hands import read_from_hand, read_player, read_players, read_racks
 from scorer.pieces import COLOURS, Joker, NumberPiece, Piece, Tile, parse_tile
 from scorer.sets import check_available
 
 JOKER_PENALTY = 30  # a joker left on a rack
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
 JOKER = Joker()
 _COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
 
@@ -578,7 +578,7 @@ class NumberTileRules:
                 f"unknown key(s) in the hand: {', '.join(sorted(unknown_keys))} "
                 "(use players, winner, racks, from_hand)"
             )
-        players = read_players(hand, self.game, MIN_PLAYERS, MAX_PLAYERS)
+        players = read_players(hand, self.game, *game_type(self.game).players)
         winner = read_player(hand, "winner", players, optional=True)
         from_hand = read_from_hand(hand)
         if from_hand and not self.from_hand_doubles:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorer.game import GameType
 from scorer.numbertiles import NumberTileRules
 from scorer.options import OptionSpec
 from scorer.sets import number_tiles
@@ -38,6 +39,21 @@ PRESETS: dict[str, dict[str, Any]] = {
     "extended-3-melds": {"numbers": 17, "opening": EXTENDED_OPENING, "min_melds": 3},
 }
 
+GAME_TYPE = GameType(
+    name="remik",
+    title="Remik liczbowy",
+    players=(2, 4),
+    hand_style="racks",
+    hand_sizes={},
+    piece_kind="tile",
+    sets=("number-tiles",),
+    hints="number-tiles",
+    from_hand=True,
+    winner_opens=False,
+    options=OPTIONS,
+    presets=PRESETS,
+)
+
 
 def make_rules(options: dict[str, Any]) -> NumberTileRules:
     numbers = options["numbers"]
@@ -53,6 +69,6 @@ def make_rules(options: dict[str, Any]) -> NumberTileRules:
         min_melds=options["min_melds"],
         target=None,
         hands_limit=options["hands"],
-        from_hand_doubles=True,
+        from_hand_doubles=GAME_TYPE.from_hand,
         universe=number_tiles(numbers, options["jokers"]),
     )

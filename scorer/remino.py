@@ -32,7 +32,7 @@ from itertools import combinations
 from typing import Any
 
 from scorer.errors import HandError, PieceError
-from scorer.game import HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.game import GameType, HandScore, MeldVerdict, OpeningVerdict, TableVerdict
 from scorer.hands import read_from_hand, read_player, read_players, read_racks
 from scorer.options import OptionSpec
 from scorer.pieces import Domino, Piece, parse_domino
@@ -41,8 +41,6 @@ from scorer.sets import DOMINO_SETS, check_available, dominoes
 GAME = "remino"
 SETS: tuple[str, ...] = ("double-nine", "double-twelve", "2x-double-six")
 JOKER_ON_RACK = 30
-DEALT = 8
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MIN_RUN, MIN_GROUP, MAX_GROUP = 3, 3, 4
 
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -66,6 +64,21 @@ PRESETS: dict[str, dict[str, Any]] = {
     "double-twelve": {"set": "double-twelve"},
     "two-double-six": {"set": "2x-double-six"},
 }
+
+GAME_TYPE = GameType(
+    name=GAME,
+    title="Remino",
+    players=(2, 4),
+    hand_style="racks",
+    hand_sizes={2: 8, 3: 8, 4: 8},
+    piece_kind="domino",
+    sets=SETS,
+    hints="layout",
+    from_hand=False,
+    winner_opens=False,
+    options=OPTIONS,
+    presets=PRESETS,
+)
 
 
 @dataclass(frozen=True)
@@ -283,13 +296,14 @@ class ReminoRules:
     # ---- hand end ---------------------------------------------------------------------------
 
     def score_hand(self, hand: Mapping[str, Any]) -> HandScore:
-        players = read_players(hand, "Remino", MIN_PLAYERS, MAX_PLAYERS)
+        players = read_players(hand, GAME_TYPE.title, *GAME_TYPE.players)
         winner = read_player(hand, "winner", players, optional=True)
         read_from_hand(hand)  # accepted, no effect (module docstring)
         racks: dict[str, list[Domino]] = read_racks(  # type: ignore[assignment]
             hand, players, winner, self.parse, self.universe
         )
-        limit = sum(self.universe.values()) - DEALT * (len(players) - 1)
+        dealt = GAME_TYPE.hand_sizes[len(players)]
+        limit = sum(self.universe.values()) - dealt * (len(players) - 1)
         for name in players:
             if len(racks[name]) > limit:
                 raise HandError(

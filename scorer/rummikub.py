@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorer.game import GameType
 from scorer.numbertiles import NumberTileRules
 from scorer.options import OptionSpec
 from scorer.sets import number_tiles
@@ -30,6 +31,21 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 PRESETS: dict[str, dict[str, Any]] = {"sabra": {}}
 
+GAME_TYPE = GameType(
+    name="rummikub",
+    title="Rummikub",
+    players=(2, 4),
+    hand_style="racks",
+    hand_sizes={},
+    piece_kind="tile",
+    sets=("number-tiles",),
+    hints="number-tiles",
+    from_hand=False,
+    winner_opens=False,
+    options=OPTIONS,
+    presets=PRESETS,
+)
+
 
 def make_rules(options: dict[str, Any]) -> NumberTileRules:
     return NumberTileRules(
@@ -41,6 +57,6 @@ def make_rules(options: dict[str, Any]) -> NumberTileRules:
         min_melds=1,
         target=options["target"],
         hands_limit=None,
-        from_hand_doubles=False,
+        from_hand_doubles=GAME_TYPE.from_hand,
         universe=number_tiles(NUMBERS, options["jokers"]),
     )

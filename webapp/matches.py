@@ -4,10 +4,13 @@ The rules live in ``scorer``; this module only stores what the scorer answers. E
 one database transaction and is checked in full (scored, then tallied with every other hand)
 before the commit, so a hand that cannot happen, or comes after the match has ended, saves nothing.
 
+Each game's facts (players, hand style, pieces...) are its descriptor's, ``scorer.games.game_type``.
+
 Choices the rule texts leave open (see docs/choices/webapp.md):
-- Players: 2-4 (Domino Gin: exactly 2), names 1-40 characters, distinct ignoring case.
-- Who deals next: the deal passes left each hand (seat order); in Domino Gin the winner of the
-  last hand opens the next (RULES.md), the first player before any hand.
+- Players: as many as the game takes (2-4; Domino Gin: exactly 2), names 1-40 characters,
+  distinct ignoring case.
+- Who deals next: the deal passes left each hand (seat order); in games whose winner opens the
+  next hand (Domino Gin, RULES.md) the winner of the last hand, the first player before any hand.
 """
 
 from __future__ import annotations
@@ -29,16 +32,12 @@ from sqlalchemy.orm import Session
 from scorer import api as scorer_api
 from scorer.errors import HandError, MeldcamError, OptionError
 from scorer.game import Rules
-from scorer.games import GAME_MODULES, GAME_TITLES, game_module, make_rules
-from scorer.pieces import COLOURS, Card, CardJoker, Domino, Joker, Piece, Tile, piece_kind
+from scorer.games import GAME_MODULES, game_title, game_type, make_rules
+from scorer.pieces import COLOURS, Card, CardJoker, Domino, Joker, Piece, Tile
 from scorer.tally import MatchState, tally
 from webapp.bounds import quote
 from webapp.db import Game, Hand, Player
 
-KNOCK_GAMES = frozenset({"gin", "domino-gin"})  # hands are {"players", "knocker", "hands"}
-FROM_HAND_GAMES = frozenset({"remik"})  # "remik z reki" can double a hand
-PLAYER_LIMITS: dict[str, tuple[int, int]] = {"domino-gin": (2, 2)}
-DEFAULT_PLAYER_LIMITS = (2, 4)
 MAX_NAME_LENGTH = 40
 MAX_WORD = 32  # a game's, an option's or an option value's name: longer is none of them
 MAX_SEATS = 16  # names sent for one game, blanks included: no game has more than 4 players
@@ -65,13 +64,12 @@ def load_rules(game: Any, options: Mapping[str, Any] | None) -> Rules:
 
 def hand_style(game: str) -> str:
     """``knock`` (gin games: every player's hand as laid down) or ``racks`` (losers' racks)."""
-    return "knock" if game in KNOCK_GAMES else "racks"
+    return game_type(game).hand_style
 
 
 def recogniser_kind(rules: Rules) -> str:
     """Which recogniser reads this game's pieces: tiles, dominoes or cards."""
-    first = next(iter(rules.universe))
-    return RECOGNISER_KINDS[piece_kind(first)]
+    return RECOGNISER_KINDS[game_type(rules.game).piece_kind]
 
 
 def _piece_order(piece: Piece) -> tuple[int, ...]:
@@ -95,10 +93,10 @@ def piece_names(rules: Rules) -> list[str]:
 def describe_game(game: str) -> dict[str, Any]:
     """One game for the pickers, in the shape of ``scorer.games.describe_games``, plus player
     counts and hand style."""
-    module = game_module(game)
-    described: dict[str, Any] = {"game": game, "title": GAME_TITLES[game]}
-    described["players"] = list(PLAYER_LIMITS.get(game, DEFAULT_PLAYER_LIMITS))
-    described["hand_style"] = hand_style(game)
+    descriptor = game_type(game)
+    described: dict[str, Any] = {"game": game, "title": descriptor.title}
+    described["players"] = list(descriptor.players)
+    described["hand_style"] = descriptor.hand_style
     described["options"] = [
         {
             "name": spec.name,
@@ -109,9 +107,9 @@ def describe_game(game: str) -> dict[str, Any]:
             "maximum": spec.maximum,
             "help": spec.help,
         }
-        for spec in module.OPTIONS
+        for spec in descriptor.options
     ]
-    described["presets"] = dict(module.PRESETS)
+    described["presets"] = dict(descriptor.presets)
     return described
 
 
@@ -148,7 +146,7 @@ def name_key(name: str) -> str:
 def clean_players(game: str, players: Any) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise HandError("players must be a list of names")
-    low, high = PLAYER_LIMITS.get(game, DEFAULT_PLAYER_LIMITS)
+    low, high = game_type(game).players
     if len(players) > MAX_SEATS:  # refused before any name is looked at
         raise HandError(f"at most {high} players: {len(players)} names were sent")
     for name in players:
@@ -158,7 +156,7 @@ def clean_players(game: str, players: Any) -> list[str]:
     names = [name for name in names if name]
     if not low <= len(names) <= high:
         wanted = f"exactly {low}" if low == high else f"{low} to {high}"
-        title = GAME_TITLES.get(game, game)
+        title = game_title(game)
         raise HandError(f"{title} is played by {wanted} players, not {len(names)}")
     seen = Counter(name_key(name) for name in names)
     twice = [name for name in names if seen[name_key(name)] > 1]
@@ -307,7 +305,7 @@ def dealer_of(record: Game, index: int) -> str:
     """Who deals (Domino Gin: opens) hand ``index + 1``: the deal passes left each hand; in
     Domino Gin the winner of the hand before opens."""
     names = player_names(record)
-    if record.game == "domino-gin" and 0 < index <= len(record.hands):
+    if game_type(record.game).winner_opens and 0 < index <= len(record.hands):
         winner = record.hands[index - 1].result.get("winner")
         if winner in names:
             return str(winner)
@@ -323,7 +321,7 @@ def game_json(record: Game) -> dict[str, Any]:
     return {
         "id": record.id,
         "game": record.game,
-        "title": GAME_TITLES.get(record.game, record.game),
+        "title": game_title(record.game),
         "options": dict(record.options),
         "players": player_names(record),
         "target": rules.target,

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session as DbSession
 from werkzeug.exceptions import BadRequest, Forbidden
 
 from scorer.errors import MeldcamError
-from scorer.games import GAME_MODULES, GAME_TITLES
+from scorer.games import GAME_MODULES, game_title, game_type
 from webapp import boards, bounds, idempotency, matches
 from webapp.db import Game, reading
 from webapp.idempotency import Answer
@@ -138,7 +138,7 @@ def _my_games() -> list[dict[str, Any]]:
         for game_id in reversed(list(_edit_tokens())):
             record = db.get(Game, game_id)
             if record is not None and can_edit(record):
-                title = GAME_TITLES.get(record.game, record.game)
+                title = game_title(record.game)
                 players = matches.player_names(record)
                 found.append({"id": record.id, "title": title, "players": players})
     return found
@@ -298,12 +298,12 @@ def _page_setup(record_game: str, options: dict[str, Any]) -> dict[str, Any]:
     rules = matches.load_rules(record_game, options)
     return {
         "game": record_game,
-        "title": GAME_TITLES.get(record_game, record_game),
+        "title": game_title(record_game),
         "options": options,
         "pieces": matches.piece_names(rules),
         "kind": matches.recogniser_kind(rules),
         "hand_style": matches.hand_style(record_game),
-        "from_hand": record_game in matches.FROM_HAND_GAMES,
+        "from_hand": game_type(record_game).from_hand,
     }
 
 
