@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.errors import HandError, OptionError
+from scorer.games import GAME_MODULES, game_type
 from scorer.numbertiles import (
     JOKER,
     JOKER_PENALTY,
@@ -969,8 +970,10 @@ def hint(rules: Any, position: Mapping[str, Any], budget: float | None = None) -
     search checks the clock between steps, so an answer can come a little after the budget.
     """
     deadline = None if budget is None else time.perf_counter() + budget
-    if isinstance(rules, NumberTileRules):
+    finder = game_type(rules.game).hints  # which search the game's descriptor names
+    if finder == "number-tiles":
         return number_tile_hint(rules, read_position(rules, position), deadline)
-    if rules.game == "remino":
+    if finder == "layout":
         return layout_hint(rules, read_position(rules, position), deadline)
-    raise OptionError(f"hints exist for rummikub, remik and remino, not for {rules.game}")
+    *most, last = [game for game in GAME_MODULES if game_type(game).hints is not None]
+    raise OptionError(f"hints exist for {', '.join(most)} and {last}, not for {rules.game}")
