@@ -286,6 +286,7 @@ def game(game_id: str) -> Any:
         rows=list(zip(state["hands"], tally["running"], strict=True)),
         outcome_words=OUTCOME_WORDS,
         chart=chart(state["players"], tally["running"], state["target"]),
+        winner_opens=game_type(state["game"]).winner_opens,
         editable=editable,
         links=links,
         just_created=just_created,

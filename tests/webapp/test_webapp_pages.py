@@ -377,3 +377,11 @@ def test_unexpected_errors_are_a_json_500_without_details(app: Flask, monkeypatc
     assert "not saved" in response.json["error"] and "secret" not in response.json["error"]
     page = client.get("/")
     assert page.status_code == 500 and "secret" not in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("game", "verb"), [("domino-gin", "opens"), ("rummikub", "deals")])
+def test_the_game_page_says_who_opens_or_deals(client: FlaskClient, make_game, game, verb):
+    """Domino Gin's descriptor says the last winner opens; other games deal."""
+    created = make_game(game)
+    page = client.get(f"/g/{created['id']}").get_data(as_text=True)
+    assert f"Next hand: Ana {verb}." in page
