@@ -67,16 +67,7 @@ def describe_games() -> list[dict[str, Any]]:
             {
                 "game": game,
                 "title": descriptor.title,
-                "options": [
-                    {
-                        "name": spec.name,
-                        "type": spec.kind.__name__,
-                        "default": spec.default,
-                        "choices": None if spec.choices is None else list(spec.choices),
-                        "help": spec.help,
-                    }
-                    for spec in descriptor.options
-                ],
+                "options": [spec.to_json() for spec in descriptor.options],
                 "presets": dict(descriptor.presets),
             }
         )

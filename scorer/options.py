@@ -25,6 +25,21 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
 
+    def to_json(self, bounds: bool = False) -> dict[str, Any]:
+        """The option for a picker; ``bounds`` adds ``minimum`` and ``maximum`` (the web app's
+        catalogue has them, the CLI's ``games`` does not)."""
+        described: dict[str, Any] = {
+            "name": self.name,
+            "type": self.kind.__name__,
+            "default": self.default,
+            "choices": None if self.choices is None else list(self.choices),
+        }
+        if bounds:
+            described["minimum"] = self.minimum
+            described["maximum"] = self.maximum
+        described["help"] = self.help
+        return described
+
     def coerce(self, value: Any) -> Any:
         """Turn a CLI string or JSON value into this option's type, or raise OptionError."""
         parsed: Any

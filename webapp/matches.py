@@ -97,18 +97,7 @@ def describe_game(game: str) -> dict[str, Any]:
     described: dict[str, Any] = {"game": game, "title": descriptor.title}
     described["players"] = list(descriptor.players)
     described["hand_style"] = descriptor.hand_style
-    described["options"] = [
-        {
-            "name": spec.name,
-            "type": spec.kind.__name__,
-            "default": spec.default,
-            "choices": None if spec.choices is None else list(spec.choices),
-            "minimum": spec.minimum,
-            "maximum": spec.maximum,
-            "help": spec.help,
-        }
-        for spec in descriptor.options
-    ]
+    described["options"] = [spec.to_json(bounds=True) for spec in descriptor.options]
     described["presets"] = dict(descriptor.presets)
     return described
 
