@@ -27,15 +27,41 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.errors import HandError, PieceError
-from scorer.game import HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.game import GameType, HandScore, MeldVerdict, OpeningVerdict, TableVerdict
 from scorer.games import game_type
 from scorer.hands import read_from_hand, read_player, read_players, read_racks
+from scorer.options import OptionSpec
 from scorer.pieces import COLOURS, Joker, NumberPiece, Piece, Tile, parse_tile
 from scorer.sets import check_available
 
 JOKER_PENALTY = 30  # a joker left on a rack
 JOKER = Joker()
 _COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
+
+
+def number_tile_game(
+    name: str,
+    title: str,
+    from_hand: bool,
+    options: tuple[OptionSpec, ...],
+    presets: Mapping[str, Mapping[str, Any]],
+) -> GameType:
+    """The descriptor of a number-tile game (Rummikub, Remik): 2-4 players with racks, the
+    number-tile set, the number-tile hint finder; what differs is passed."""
+    return GameType(
+        name=name,
+        title=title,
+        players=(2, 4),
+        hand_style="racks",
+        hand_sizes={},
+        piece_kind="tile",
+        sets=("number-tiles",),
+        hints="number-tiles",
+        from_hand=from_hand,
+        winner_opens=False,
+        options=options,
+        presets=presets,
+    )
 
 
 def tile_sort_key(piece: Piece) -> tuple[int, int, int]:

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.game import GameType
-from scorer.numbertiles import NumberTileRules
+from scorer.numbertiles import NumberTileRules, number_tile_game
 from scorer.options import OptionSpec
 from scorer.sets import number_tiles
 
@@ -39,19 +38,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "extended-3-melds": {"numbers": 17, "opening": EXTENDED_OPENING, "min_melds": 3},
 }
 
-GAME_TYPE = GameType(
-    name="remik",
-    title="Remik liczbowy",
-    players=(2, 4),
-    hand_style="racks",
-    hand_sizes={},
-    piece_kind="tile",
-    sets=("number-tiles",),
-    hints="number-tiles",
-    from_hand=True,
-    winner_opens=False,
-    options=OPTIONS,
-    presets=PRESETS,
+GAME_TYPE = number_tile_game(
+    "remik", "Remik liczbowy", from_hand=True, options=OPTIONS, presets=PRESETS
 )
 
 

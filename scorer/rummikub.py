@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.game import GameType
-from scorer.numbertiles import NumberTileRules
+from scorer.numbertiles import NumberTileRules, number_tile_game
 from scorer.options import OptionSpec
 from scorer.sets import number_tiles
 
@@ -31,19 +30,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 PRESETS: dict[str, dict[str, Any]] = {"sabra": {}}
 
-GAME_TYPE = GameType(
-    name="rummikub",
-    title="Rummikub",
-    players=(2, 4),
-    hand_style="racks",
-    hand_sizes={},
-    piece_kind="tile",
-    sets=("number-tiles",),
-    hints="number-tiles",
-    from_hand=False,
-    winner_opens=False,
-    options=OPTIONS,
-    presets=PRESETS,
+GAME_TYPE = number_tile_game(
+    "rummikub", "Rummikub", from_hand=False, options=OPTIONS, presets=PRESETS
 )
 
 
