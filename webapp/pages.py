@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -156,25 +157,14 @@ def index() -> Response:
 def create_game() -> Any:
     game = request.form.get("game", "")
     players = [request.form.get(f"player-{seat}", "") for seat in range(4)]
-    key = idempotency.form_key()
-    tokens: list[str] = []
 
-    def work(db: DbSession, stored_key: str | None) -> Answer:
+    def chosen(_db: DbSession) -> tuple[str, dict[str, Any], list[str]]:
         if game not in GAME_MODULES:
             raise MeldcamError("choose one of the games")
-        created = matches.create_game(
-            db,
-            game,
-            _form_options(game),
-            players,
-            edit_token=idempotency.derived_token(stored_key) if stored_key else None,
-        )
-        tokens.append(created.edit_token)
-        location = url_for("pages.game", game_id=created.game_id)
-        return Answer(302, {"game_id": created.game_id}, location)
+        return game, _form_options(game), players
 
     try:
-        answer = idempotency.run(key, idempotency.form_fingerprint(), work)
+        return _start_game(chosen)
     except MeldcamError as error:
         page = render_template(
             "index.html",
@@ -184,8 +174,30 @@ def create_game() -> Any:
             mine=_my_games(),
         )
         return page, 400
+
+
+def _start_game(chosen: Callable[[DbSession], tuple[str, dict[str, Any], list[str]]]) -> Response:
+    """Create the game ``chosen`` names (game, options, players; read inside the transaction)
+    under the form's idempotency key, give this browser its edit rights and open it. A retry
+    after a lost answer gets the first answer, and the edit rights that answer gave."""
+    key = idempotency.form_key()
+    tokens: list[str] = []
+
+    def work(db: DbSession, stored_key: str | None) -> Answer:
+        game, options, players = chosen(db)
+        created = matches.create_game(
+            db,
+            game,
+            options,
+            players,
+            edit_token=idempotency.derived_token(stored_key) if stored_key else None,
+        )
+        tokens.append(created.edit_token)
+        location = url_for("pages.game", game_id=created.game_id)
+        return Answer(302, {"game_id": created.game_id}, location)
+
+    answer = idempotency.run(key, idempotency.form_fingerprint(), work)
     game_id = str((answer.body or {})["game_id"])
-    # a retry after a lost answer: this browser gets the edit rights the first answer gave
     token = tokens[0] if tokens else idempotency.derived_token(idempotency.scoped(str(key)))
     _remember_edit(game_id, token)
     if not answer.replayed:
@@ -425,33 +437,16 @@ def edit_hand(game_id: str, number: int) -> Any:
 def rematch(game_id: str) -> Any:
     """A new game with the same game, options and players (in the same seats); this browser
     gets its edit rights, as with a new game."""
-    key = idempotency.form_key()
-    tokens: list[str] = []
 
-    def work(db: DbSession, stored_key: str | None) -> Answer:
+    def chosen(db: DbSession) -> tuple[str, dict[str, Any], list[str]]:
         record = matches.get_game(db, game_id)
         _require_edit(record)
-        created = matches.create_game(
-            db,
-            record.game,
-            dict(record.options),
-            matches.player_names(record),
-            edit_token=idempotency.derived_token(stored_key) if stored_key else None,
-        )
-        tokens.append(created.edit_token)
-        location = url_for("pages.game", game_id=created.game_id)
-        return Answer(302, {"game_id": created.game_id}, location)
+        return record.game, dict(record.options), matches.player_names(record)
 
     try:
-        answer = idempotency.run(key, idempotency.form_fingerprint(), work)
+        return _start_game(chosen)
     except MeldcamError as error:
         raise BadRequest(bounds.clip(str(error))) from None
-    new_id = str((answer.body or {})["game_id"])
-    token = tokens[0] if tokens else idempotency.derived_token(idempotency.scoped(str(key)))
-    _remember_edit(new_id, token)
-    if not answer.replayed:
-        session["new_game"] = new_id
-    return _no_store(redirect(str(answer.location)))
 
 
 @bp.post("/g/<game_id>/undo")
