@@ -165,7 +165,7 @@ def spread(times: list[float]) -> str:
 
 
 def main_pieces(kind: str, count: int, repeat: int) -> int:
-    from vision.evaluate import Score
+    from training.evaluate import Score
 
     t0 = time.perf_counter()
     cls = recogniser_class(kind)

@@ -12,7 +12,7 @@ precision of the pieces flagged sure and their share, seconds per photo), as ``m
 - the real photos of ``../shared/realdata/dev`` where found (all whole-table photos and the
   held-out quarter of the trainable source).
 
-Scenes are rendered from the seeds ``vision.training.train_tiles`` uses (``--scenes`` per set,
+Scenes are rendered from the seeds ``training.train_tiles`` uses (``--scenes`` per set,
 cached under ``datasets/generated/tiles``), so a run needs no training data. ``--models DIR``
 measures another set of model files (a candidate) than the shipped ones. Leaving another
 printing out: ``train_tiles --leave-out NAME --work W --out W/models`` trains a reader without
@@ -39,10 +39,10 @@ from datasets.realdata import realdata_dir
 from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES
 from datasets.tiles_racks import leave_out_sets, render_look2_detailed
 from datasets.tiles_synth import render_scene_detailed
-from vision.calibrate import assign
-from vision.evaluate import Score, evaluate, synthetic_scenes
+from training.calibrate import assign
+from training.evaluate import Score, evaluate, synthetic_scenes
+from training.train_tiles import SEED, TILE_RENDERER, WORK, generate, look2_sets
 from vision.pipeline import MODELS_DIR, Recogniser
-from vision.training.train_tiles import SEED, TILE_RENDERER, WORK, generate, look2_sets
 
 Partly = Callable[[int], list]  # a scene's seed -> its partly shown tiles
 

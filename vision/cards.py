@@ -41,7 +41,7 @@ MAX_CORNERS = 4  # indices of one card: two, or four in a four-index deck
 
 def __getattr__(name: str):
     """``TILE_SIDE`` and ``ZOOM_OUT``: the card detector's passes, which the training mines
-    hard negatives with (``vision/training/train_pieces.py``); their one place is
+    hard negatives with (``training/train_pieces.py``); their one place is
     ``vision.kinds.CARDS``."""
     if name in ("TILE_SIDE", "ZOOM_OUT"):
         from vision.kinds import CARDS

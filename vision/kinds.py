@@ -17,7 +17,7 @@ TILES = KindSettings(
     kind="tiles",
     detector_file="tile_detector.onnx",
     reader_file="tile_classifier.onnx",
-    train_command="python -m vision.training.train_tiles --out models",
+    train_command="python -m training.train_tiles --out models",
     # Value (1-17, joker; then "none": not a tile face) and colour; a joker has no colour.
     heads=Heads(
         first=TILE_VALUES,
@@ -51,7 +51,7 @@ DOMINOES = KindSettings(
     kind="dominoes",
     detector_file="domino_detector.onnx",
     reader_file="domino_reader.onnx",
-    train_command="python -m vision.training.train_pieces --kind dominoes --out models",
+    train_command="python -m training.train_pieces --kind dominoes --out models",
     # The smaller half (0-12; then "none": not a face-up domino) and the larger half (0-12).
     heads=Heads(first=PIP_COUNTS, second=PIP_COUNTS, label="{first}-{second}", pairs=True),
     # Score 0.35: chosen on synthetic validation for the rotated-box detector (round 4). A second
@@ -94,7 +94,7 @@ CARDS = KindSettings(
     kind="cards",
     detector_file="card_detector.onnx",
     reader_file="card_reader.onnx",
-    train_command="python -m vision.training.train_pieces --kind cards --out models",
+    train_command="python -m training.train_pieces --kind cards --out models",
     # Rank (A-K, joker; then "none": not a corner index) and suit; a joker has no suit.
     heads=Heads(
         first=(*CARD_RANKS, "joker"),

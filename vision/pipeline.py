@@ -24,7 +24,7 @@ model files, not a new module.
    merge the corner indices of one card into that card.
 7. **Sure**: every piece gets ``"sure": score >= sure_threshold``, its score named by
    ``sure_score`` (``SURENESS``); the threshold is chosen by ``meldcam calibrate``
-   (``vision/calibrate.py``) so that at least 99.5 % of sure pieces are right.
+   (``training/calibrate.py``) so that at least 99.5 % of sure pieces are right.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from datasets.tiles_racks import (
     render_training_scene_every_tile,
 )
 from datasets.tiles_synth import render_scene, render_scene_every_tile
-from vision.evaluate import LABEL_SHAPES
+from training.evaluate import LABEL_SHAPES
 
 
 def test_every_printing_has_an_installed_font_and_a_known_family():

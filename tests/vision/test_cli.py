@@ -1,4 +1,5 @@
-"""``meldcam recognise`` and ``meldcam eval`` from the command line."""
+"""``meldcam recognise`` (vision/cli.py) and ``meldcam eval`` (training/cli.py) from the command
+line."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def test_unavailable_kind_exits_2(photo, tmp_path, monkeypatch, capsys):
     import vision.cli
     from vision.cards import CardRecogniser
 
-    monkeypatch.setattr(vision.cli, "_recogniser", lambda kind: CardRecogniser(tmp_path))
+    monkeypatch.setattr(vision.cli, "get_recogniser", lambda kind: CardRecogniser(tmp_path))
     path, _labels = photo
     assert main(["recognise", "--kind", "cards", str(path)]) == 2
     err = capsys.readouterr().err
@@ -93,7 +94,7 @@ def test_eval_on_the_real_photos_when_present(capsys):
     data = realdata_dir()
     if data is None:
         pytest.skip("real photos (../shared/realdata) not present")
-    from vision.evaluate import evaluate
+    from training.evaluate import evaluate
 
     report = evaluate(data, "tiles")
     held = report["groups"]["held_out"]
@@ -114,7 +115,7 @@ class StoredLabelsRecogniser:
 
 @pytest.fixture
 def fake_recogniser(monkeypatch):
-    import vision.cli
+    import training.cli
 
     kinds: list[str] = []
 
@@ -122,13 +123,13 @@ def fake_recogniser(monkeypatch):
         kinds.append(kind)
         return StoredLabelsRecogniser()
 
-    monkeypatch.setattr(vision.cli, "_recogniser", recogniser)
+    monkeypatch.setattr(training.cli, "get_recogniser", recogniser)
     return kinds
 
 
 def test_eval_synthetic_cards_counts_each_card_once(tmp_path, fake_recogniser, capsys):
-    from vision.training.train_pieces import RECIPES
-    from vision.training.train_tiles import generate
+    from training.train_pieces import RECIPES
+    from training.train_tiles import generate
 
     renderer = RECIPES["cards"].renderer  # as for the shipped held-back test set
     generate(tmp_path, 0, 2, seed=11, procs=1, name="test", renderer=renderer)
@@ -178,7 +179,7 @@ def test_eval_real_domino_photos_have_a_crops_group_when_present(monkeypatch):
     data = realdata_dir()
     if data is None:
         pytest.skip("real photos (../shared/realdata) not present")
-    from vision.evaluate import evaluate
+    from training.evaluate import evaluate
 
     class ReadsNothing:
         def recognise(self, image) -> dict:

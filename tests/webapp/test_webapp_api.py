@@ -649,7 +649,7 @@ TILE_MODELS = [
 )
 @pytest.mark.skipif(
     os.environ.get("CI") != "true" and not all(m.exists() for m in TILE_MODELS),
-    reason="tile models missing: python -m vision.training.train_tiles --out models",
+    reason="tile models missing: python -m training.train_tiles --out models",
 )
 def test_real_recogniser_reads_a_real_photo_through_the_api(app: Flask):
     """With the shipped tile model (no stand-in, never skipped in CI): boxes come back inside the

@@ -70,7 +70,7 @@ pytestmark = [
     ),
     pytest.mark.skipif(
         not IN_CI and not all(m.exists() for m in MODELS),
-        reason="tile models missing: python -m vision.training.train_tiles --out models",
+        reason="tile models missing: python -m training.train_tiles --out models",
     ),
 ]
 
@@ -78,7 +78,7 @@ pytestmark = [
 def needs_models(models: list[Path], kind: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif(
         not IN_CI and not all(m.exists() for m in models),
-        reason=f"{kind} models missing: python -m vision.training.train_pieces --kind {kind}"
+        reason=f"{kind} models missing: python -m training.train_pieces --kind {kind}"
         " --out models",
     )
 

@@ -1,4 +1,4 @@
-"""Train the domino and card models: ``python -m vision.training.train_pieces --kind dominoes``
+"""Train the domino and card models: ``python -m training.train_pieces --kind dominoes``
 (or ``--kind cards``) ``--out models``.
 
 The same two-stage recipe as the number tiles (``train_tiles``), one command per kind, fixed
@@ -29,9 +29,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision import cards
-from vision.training.offline import GENERATED
-from vision.training.train_tiles import (
+from training.offline import GENERATED
+from training.train_tiles import (
     _train_and_export,
     build_detector_dataset,
     generate,
@@ -39,6 +38,7 @@ from vision.training.train_tiles import (
     synth_items,
     write_data_yaml,
 )
+from vision import cards
 
 SEED = 20261130
 R2_SYNTH = "synth_r2"
@@ -158,16 +158,16 @@ class KindRecipe:
 RECIPES = {
     "dominoes": KindRecipe(
         "dominoes",
-        "vision.training.train_pieces:render_dominoes",
+        "training.train_pieces:render_dominoes",
         "domino",
         "domino_detector.onnx",
         "domino_reader.onnx",
         det_imgsz=384,
         det_export_imgsz=512,
-        r2_renderer="vision.training.train_pieces:render_dominoes_r2",
+        r2_renderer="training.train_pieces:render_dominoes_r2",
         # Round 3: 600 scenes from low down and on dark surfaces with rounds 1 and 2's 800.
         r3_epochs=6,
-        r3_renderer="vision.training.train_pieces:render_dominoes_r3",
+        r3_renderer="training.train_pieces:render_dominoes_r3",
         r3_scenes=600,
         # Round 4: rotated boxes, 8 epochs on rounds 1-3's 1,400 scenes.
         obb_epochs=8,
@@ -177,7 +177,7 @@ RECIPES = {
     ),
     "cards": KindRecipe(
         "cards",
-        "vision.training.train_pieces:render_cards",
+        "training.train_pieces:render_cards",
         "corner",
         "card_detector.onnx",
         "card_reader.onnx",
@@ -187,7 +187,7 @@ RECIPES = {
         # Round 2 on 1,200 new scenes of the same look plus round 1's 400: round 1's detector
         # had stopped improving on 400 scenes (validation mAP50 0.43 -> 0.54 with 8 more
         # epochs on the same scenes), so it needs more scenes rather than more epochs.
-        r2_renderer="vision.training.train_pieces:render_cards",
+        r2_renderer="training.train_pieces:render_cards",
         r2_scenes=1200,
         # Round 2 ended still improving (validation mAP50 0.61, 0.65, 0.73, 0.75 over its last
         # four epochs): round 3 goes on from its best at half the learning rate.
@@ -198,10 +198,10 @@ RECIPES = {
         # detector passes, as it finds them (c4: the whole photo only, 6 a scene). Reader c6:
         # c5 fine-tuned with 800 scenes of look 5 (real decks' diamond backs, face-down hands).
         reader_looks=(
-            ("vision.training.train_pieces:render_cards_fonts", 1200),
-            ("vision.training.train_pieces:render_cards_glyphs", 600),
-            ("vision.training.train_pieces:render_cards_real", 800),
-            ("vision.training.train_pieces:render_cards_backs", 800),
+            ("training.train_pieces:render_cards_fonts", 1200),
+            ("training.train_pieces:render_cards_glyphs", 600),
+            ("training.train_pieces:render_cards_real", 800),
+            ("training.train_pieces:render_cards_backs", 800),
         ),
         negative_tile_side=cards.TILE_SIDE,
         negative_zoom_out=cards.ZOOM_OUT,
@@ -351,7 +351,7 @@ def _domino_obb_labels(job: tuple[str, int, str]) -> int:
     import json
 
     from datasets.dominoes_synth import render_scene_detailed
-    from vision.training.train_tiles import obb_line
+    from training.train_tiles import obb_line
 
     meta_path, look, label_path = job
     if Path(label_path).exists():
@@ -427,7 +427,7 @@ def _best_or_shipped(recipe: KindRecipe, work: Path, run: str, out: Path) -> Pat
     best = work / "runs" / run / "weights" / "best.pt"
     if best.exists():
         return best
-    from vision.training.recover import rebuild, save_checkpoint
+    from training.recover import rebuild, save_checkpoint
 
     rebuilt = work / "runs" / f"{run}_rebuilt" / "best.pt"
     if not rebuilt.exists():
@@ -511,8 +511,8 @@ def reader_items(
     import cv2
     import numpy as np
 
+    from training.readers import NOT_A_PIECE
     from vision.detector import OnnxDetector
-    from vision.training.readers import NOT_A_PIECE
     from vision.twostage import DetectorPasses
 
     finder = DetectorPasses(OnnxDetector(detector))
@@ -671,8 +671,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--stage finetune: {args.kind} has no round 5 (dominoes only)")
         finetune_detector_obb_r5(recipe, work, args.out, args.r5_epochs, args.seed, imgsz)
     if args.stage in ("all", "reader"):
-        from vision.training.classifier import export_classifier, train_classifier
-        from vision.training.readers import READER_SPECS
+        from training.classifier import export_classifier, train_classifier
+        from training.readers import READER_SPECS
 
         spec = READER_SPECS[args.kind]
 

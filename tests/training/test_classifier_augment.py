@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from training.classifier import _occlude_edge, _perspective, augment
 from vision.crops import CROP_SIZE, STORE_SIZE
-from vision.training.classifier import _occlude_edge, _perspective, augment
 
 
 def test_edge_occlusion_covers_one_side_strip_and_leaves_the_face_centre():

@@ -1,4 +1,4 @@
-"""``vision.evaluate``: groups of real photos, generated scenes, cards counted once per card.
+"""``training.evaluate``: groups of real photos, generated scenes, cards counted once per card.
 
 Recognisers here are fakes (a dict from photo name to the labels they "read"): these tests are
 about the scoring, not about any model.
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import datasets.cards_synth as cards_synth
-from vision.evaluate import (
+from training.evaluate import (
     SYNTHETIC_GROUP,
     EvalDataError,
     Score,

@@ -8,6 +8,7 @@ Cards: one crop per corner index (rank over suit), read as rank (A..K, joker) an
 
 from __future__ import annotations
 
+from training.classifier import ReaderSpec
 from vision.labels import (
     CARD_NONE,
     CARD_SUITS,
@@ -16,7 +17,6 @@ from vision.labels import (
     split_card_label,
     split_domino_label,
 )
-from vision.training.classifier import ReaderSpec
 
 DOMINO_CROP = 96  # pips of a 12 are small: more pixels than the tiles' 64
 CARD_CROP = 64

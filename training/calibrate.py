@@ -75,7 +75,7 @@ DEFAULT_RENDERERS: dict[str, tuple[str, ...]] = {
     "dominoes": tuple(
         f"datasets.dominoes_synth:render_scene_every_domino@{look}" for look in (1, 2, 3)
     ),
-    "cards": tuple(f"vision.calibrate:card_scene@{look}" for look in (1, 2, 3, 4, 5)),
+    "cards": tuple(f"training.calibrate:card_scene@{look}" for look in (1, 2, 3, 4, 5)),
 }
 
 Truth = list[tuple[str, list[list[float]]]]  # (label, its boxes: one, or a card's corners)
@@ -294,7 +294,7 @@ def folder_scenes(kind: str, folder: Path):
     their seeds for the cards' index boxes)."""
     import cv2
 
-    from vision.evaluate import rendered_card_scene, synthetic_scenes
+    from training.evaluate import rendered_card_scene, synthetic_scenes
 
     for scene in synthetic_scenes(folder, kind):
         image = cv2.imread(str(scene.image))
@@ -436,8 +436,8 @@ def format_calibration(report: dict, source: str) -> str:
 
 def run_calibrate(args: argparse.Namespace) -> int:
     """``meldcam calibrate`` (the parser is in ``vision/cli.py``)."""
+    from training.evaluate import EvalDataError, synthetic_scenes
     from vision.errors import RecogniserUnavailable
-    from vision.evaluate import EvalDataError, synthetic_scenes
     from vision.pipeline import Recogniser
 
     try:

@@ -1,4 +1,4 @@
-"""Train the number-tile models: ``python -m vision.training.train_tiles --out models``.
+"""Train the number-tile models: ``python -m training.train_tiles --out models``.
 
 One command, fixed seeds, resumable (each stage skips what is already done; the detector resumes
 from its last checkpoint, the classifier from its last epoch):
@@ -42,7 +42,7 @@ from PIL import Image
 
 from datasets.realdata import load_photos, realdata_dir, split_trainable, training_pieces
 from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES
-from vision.training.offline import GENERATED
+from training.offline import GENERATED
 
 SEED = 20261129
 R3_SYNTH = "synth_r3"  # scenes of the round-3 renderer, for the detector fine-tune
@@ -200,7 +200,7 @@ def _train_and_export(
     from ``run_dir``'s last checkpoint; record the training time; export ``out / onnx_name``.
     ``extra`` holds the stage's own training arguments (optimizer, learning rate, epochs of
     mosaic)."""
-    from vision.training.offline import prepare
+    from training.offline import prepare
 
     prepare()
     from ultralytics import YOLO
@@ -622,7 +622,7 @@ def main(argv: list[str] | None = None) -> int:
                 export_imgsz=args.det_export_imgsz,
             )
     if args.stage in ("all", "classifier"):
-        from vision.training.classifier import export_classifier, train_classifier
+        from training.classifier import export_classifier, train_classifier
 
         look2 = next(iter(look2_sets(args.leave_out)))
         nets = [

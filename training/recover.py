@@ -8,7 +8,7 @@ as the identity plus the folded bias: scale 1, mean 0, variance ``1 - eps``) giv
 computes exactly what the ONNX file does and trains like any checkpoint. The end-to-end head
 (``one2one_*``, not exported) starts as a copy of the exported head, as ultralytics builds it.
 
-    python -m vision.training.recover models/domino_detector.onnx --out best.pt
+    python -m training.recover models/domino_detector.onnx --out best.pt
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A reader trained on other data (another recipe, another generator) can join the shipped one
 without the shipped one's PyTorch checkpoint, which a fresh checkout does not have:
 
-    python -m vision.training.merge_readers a.onnx b.onnx --out merged.onnx
+    python -m training.merge_readers a.onnx b.onnx --out merged.onnx
 
 Every input file must take the same input (``crops``, N x 3 x S x S) and give the same outputs
 (names and shapes); the merged file gives each output averaged over the files, with the first

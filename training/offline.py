@@ -10,7 +10,7 @@ import os
 import shutil
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[1]
 GENERATED = REPO_ROOT / "datasets" / "generated"
 CONFIG_DIR = GENERATED / "ultralytics_config"
 FONT_CANDIDATES = (

@@ -1,4 +1,4 @@
-"""Averaging reader ONNX files into one (vision/training/merge_readers.py)."""
+"""Averaging reader ONNX files into one (training/merge_readers.py)."""
 
 from pathlib import Path
 
@@ -7,7 +7,7 @@ import pytest
 
 onnx = pytest.importorskip("onnx")
 
-from vision.training.merge_readers import merge_readers  # noqa: E402
+from training.merge_readers import merge_readers  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 

@@ -1,4 +1,4 @@
-"""``vision.calibrate``: the Clopper-Pearson bound, the threshold choice, the matching of pieces
+"""``training.calibrate``: the Clopper-Pearson bound, the threshold choice, the matching of pieces
 read to true pieces (pure logic, no model)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.calibrate import (
+from training.calibrate import (
     NOTHING_SURE,
     assign,
     choose_threshold,
@@ -153,10 +153,10 @@ def test_cards_are_matched_by_any_of_their_corner_indices():
 
 
 def test_a_renderer_spec_names_a_function_and_a_look():
-    render = renderer("vision.calibrate:card_scene@5")
+    render = renderer("training.calibrate:card_scene@5")
     assert callable(render)
     with pytest.raises(AttributeError):
-        renderer("vision.calibrate:no_such_renderer")
+        renderer("training.calibrate:no_such_renderer")
 
 
 def test_calibrate_reads_scenes_and_chooses_the_threshold_of_the_settings_score(stand_in):
@@ -164,7 +164,7 @@ def test_calibrate_reads_scenes_and_chooses_the_threshold_of_the_settings_score(
     sure red-5 (right) and an unsure blue-9 where a black-9 lies (wrong)."""
     from dataclasses import replace
 
-    from vision.calibrate import calibrate
+    from training.calibrate import calibrate
     from vision.pipeline import Recogniser
 
     image, settings, sessions = stand_in

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from datasets.tiles_synth import render_scene_with_quads
-from vision.training.train_tiles import obb_line, real_quad
+from training.train_tiles import obb_line, real_quad
 
 
 def corners_of(line: str, w: int, h: int) -> np.ndarray:

@@ -10,7 +10,7 @@ from datasets.tiles_racks import (
     render_held_out_printing_scene,
     render_look2_detailed,
 )
-from vision.training.train_tiles import (
+from training.train_tiles import (
     HELD_OUT_SETS,
     LOOK2_RENDERER,
     LOOK2_SYNTH,

@@ -31,14 +31,14 @@ def run(*args: str) -> str:
 def test_rebuilt_detector_matches_its_onnx_file(tmp_path, name, task):
     checkpoint = tmp_path / "best.pt"
     printed = run(
-        "-m", "vision.training.recover", str(MODELS / f"{name}.onnx"), "--out", str(checkpoint)
+        "-m", "training.recover", str(MODELS / f"{name}.onnx"), "--out", str(checkpoint)
     )
     boxes, scores = re.search(r"boxes (\S+) px, scores and angles (\S+)", printed).groups()
     assert float(boxes) < 1e-2  # input pixels (up to 640): float32 rounding only
     assert float(scores) < 1e-4
     loaded = run(
         "-c",
-        "import sys; from vision.training.offline import prepare; prepare(); "
+        "import sys; from training.offline import prepare; prepare(); "
         "from ultralytics import YOLO; m = YOLO(sys.argv[1]); print('loaded:', m.task, m.names)",
         str(checkpoint),
     )
@@ -48,7 +48,7 @@ def test_rebuilt_detector_matches_its_onnx_file(tmp_path, name, task):
 
 
 def test_a_reader_is_not_a_detector_to_rebuild():
-    from vision.training.recover import rebuild
+    from training.recover import rebuild
 
     with pytest.raises(ValueError, match="not an ultralytics export"):
         rebuild(MODELS / "card_reader.onnx")

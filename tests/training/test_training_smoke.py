@@ -21,7 +21,7 @@ def test_training_smoke_writes_working_onnx_models(tmp_path):
         [
             sys.executable,
             "-m",
-            "vision.training.train_tiles",
+            "training.train_tiles",
             "--smoke",
             "--no-real",
             "--out",
@@ -59,7 +59,7 @@ def test_training_smoke_writes_working_onnx_models(tmp_path):
 def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
     out = tmp_path / "models"
     work = tmp_path / "work"
-    command = [sys.executable, "-m", "vision.training.train_pieces", "--kind", kind, "--smoke"]
+    command = [sys.executable, "-m", "training.train_pieces", "--kind", kind, "--smoke"]
     subprocess.run(
         [*command, "--out", str(out), "--work", str(work)],
         cwd=ROOT,
@@ -84,7 +84,7 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
         for looks in ("synth_reader", "synth_reader2", "synth_reader4"):  # the reader's looks
             assert any((work / looks / "train").glob("*.jpg"))
         # The reader fine-tunes its base recipe: both were trained, the fine-tune on more crops.
-        from vision.training.readers import READER_SPECS
+        from training.readers import READER_SPECS
 
         spec = READER_SPECS["cards"]
         base = spec.base_spec()

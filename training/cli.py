@@ -1,0 +1,109 @@
+"""``meldcam eval`` and ``meldcam calibrate``: measuring the recognisers, beside training.
+
+``calibrate [FOLDER] --kind K [--scenes N] [--seed S] [--renderer MODULE:FUNCTION[@LOOK]]``: the
+kind's sure threshold by split conformal selection on synthetic scenes (training/calibrate.py).
+
+``eval DATA_DIR [--kind tiles|dominoes|cards] [--synthetic] [--json]``: precision, recall, F1 of
+the label multiset per photo, share of photos read exactly, seconds per photo, precision of the
+pieces flagged sure and their share (see training/evaluate.py): real labelled photos by group
+(whole-table photos, and single-piece crops apart), or with ``--synthetic`` a folder of
+generated scenes (e.g. ``datasets/generated/dominoes/test/val``). A folder with nothing to
+score exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from vision.api import KINDS, get_recogniser
+from vision.errors import ImageError, RecogniserUnavailable
+
+
+def register(subparsers) -> None:
+    evaluate = subparsers.add_parser(
+        "eval",
+        help="score the recogniser on labelled photos",
+        description="Precision, recall and F1 of the label multiset per photo, photos read "
+        "exactly, seconds per photo.",
+    )
+    evaluate.add_argument("data_dir", type=Path, metavar="DATA_DIR")
+    evaluate.add_argument("--kind", choices=KINDS, default="tiles", help="piece kind")
+    evaluate.add_argument(
+        "--synthetic",
+        action="store_true",
+        help="DATA_DIR is a folder of generated scenes (NAME.jpg + NAME.json with a seed)",
+    )
+    evaluate.add_argument("--json", action="store_true", help="the report as JSON")
+    evaluate.add_argument("--verbose", action="store_true", help="print each photo as it is read")
+    evaluate.set_defaults(handler=run_eval)
+
+    calibrate = subparsers.add_parser(
+        "calibrate",
+        help="choose a kind's sure threshold on synthetic scenes",
+        description="The lowest sure threshold whose Clopper-Pearson 95%% upper bound of the "
+        "error rate among sure pieces is at most 0.5%%, on calibration scenes never trained on "
+        "(rendered from a fresh seed, or the generated scenes of FOLDER); see "
+        "training/calibrate.py. Prints it: writing it into vision/kinds.py is an edit.",
+    )
+    calibrate.add_argument("folder", nargs="?", type=Path, metavar="FOLDER")
+    calibrate.add_argument("--kind", choices=KINDS, default="tiles", help="piece kind")
+    calibrate.add_argument(
+        "--scenes", type=int, help="scenes to render (default: tiles 150, dominoes 500, cards 400)"
+    )
+    calibrate.add_argument("--seed", type=int, help="base seed (default 20261201)")
+    calibrate.add_argument(
+        "--renderer",
+        action="append",
+        metavar="MODULE:FUNCTION[@LOOK]",
+        help="a scene renderer, seed -> (image, [(label, box), ...]); repeat for several, used "
+        "in turn (default: the kind's generators, training.calibrate.DEFAULT_RENDERERS)",
+    )
+    calibrate.add_argument(
+        "--pieces", type=Path, metavar="FILE", help="also write each piece read and its scores"
+    )
+    calibrate.add_argument("--json", action="store_true", help="the report as JSON")
+    calibrate.add_argument("--verbose", action="store_true", help="print each scene as it is read")
+    calibrate.set_defaults(handler=run_calibrate)
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from training.calibrate import run_calibrate as run
+
+    return run(args)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from training.evaluate import (
+        EvalDataError,
+        evaluate,
+        evaluate_synthetic,
+        format_report,
+        real_photos,
+        synthetic_scenes,
+        to_json,
+    )
+
+    find, score = (
+        (synthetic_scenes, evaluate_synthetic) if args.synthetic else (real_photos, evaluate)
+    )
+    try:
+        find(args.data_dir, args.kind)  # the folder is checked before a model is loaded
+        recogniser = get_recogniser(args.kind)
+    except (EvalDataError, RecogniserUnavailable) as error:
+        print(f"meldcam: {error}", file=sys.stderr)
+        return 2
+
+    def progress(name, predicted, truth):
+        if args.verbose:
+            ok = "ok" if sorted(predicted) == sorted(truth) else "  "
+            print(f"{ok} {name}: {len(predicted)} read, {len(truth)} true", file=sys.stderr)
+
+    try:
+        report = score(args.data_dir, args.kind, recogniser, progress)
+    except (EvalDataError, ImageError) as error:
+        print(f"meldcam: {error}", file=sys.stderr)
+        return 2
+    print(to_json(report) if args.json else format_report(report))
+    return 0
