@@ -34,8 +34,9 @@ fi
 # Debian packages: chromium for the end-to-end web tests (Playwright downloads no browser) and the
 # fonts the synthetic tile generators draw with (datasets/tiles_synth.py FONT_NAMES and
 # datasets/tile_printings.py FONT_FAMILIES: the same fonts
-# make the same training data; the shipped models were trained with exactly these).
-apt_packages="chromium fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf
+# make the same training data; the shipped models were trained with exactly these). PostgreSQL and
+# Redis: the tests' throwaway servers (scripts/services.sh), for the several-node deployment.
+apt_packages="chromium postgresql redis-server fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf
 fonts-urw-base35 fonts-roboto-unhinted fonts-open-sans fonts-comfortaa"
 missing=""
 for package in $apt_packages; do

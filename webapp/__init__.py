@@ -4,7 +4,10 @@ Configuration, later wins: built-in defaults, ``<instance>/config.py``, ``MELDCA
 variables (``MELDCAM_DATABASE_URL``, ``MELDCAM_MAX_CONTENT_LENGTH``...), then the ``config`` dict
 given to ``create_app``. The instance folder is ``MELDCAM_INSTANCE_PATH`` or ``INSTANCE_PATH`` in
 ``config``, else Flask's default (``instance/`` beside the package, git-ignored). It holds the
-SQLite database (WAL), the uploaded photos and the secret key, generated there on first start.
+SQLite database (WAL) and the secret key, generated there on first start. Any other database
+(PostgreSQL, several nodes) needs ``MELDCAM_SECRET_KEY``, the same on every node: edit sessions
+and CSRF tokens made by one node must hold on the others (``ConfigurationError`` otherwise; see
+docs/deploy.md). The schema is brought up to date at start (``webapp.schema``).
 
 Hostile input gets a 4xx, never a 500: bodies are bounded before they are parsed
 (``webapp.bounds``), writes take an ``Idempotency-Key`` (``webapp.idempotency``), clients are
@@ -38,6 +41,10 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
+class ConfigurationError(RuntimeError):
+    """The app cannot start as configured (``meldcam serve`` prints it and exits 2)."""
+
+
 def _secret_key(instance: Path) -> str:
     """Read the instance's secret key, creating it (mode 600) on first start."""
     path = instance / "secret_key"
@@ -61,7 +68,9 @@ class SessionInterface(SecureCookieSessionInterface):
         )
 
 
-def create_app(config: dict[str, Any] | None = None) -> Flask:
+def configured_app(config: dict[str, Any] | None = None) -> Flask:
+    """A bare Flask app with meldcam's configuration loaded (defaults, instance ``config.py``,
+    ``MELDCAM_*``, then ``config``), its instance folder made; no database, no key, no routes."""
     config = dict(config or {})
     instance_path = config.pop("INSTANCE_PATH", None) or os.environ.get("MELDCAM_INSTANCE_PATH")
     app = Flask(
@@ -83,8 +92,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("MELDCAM")
     app.config.update(config)
+    return app
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    app = configured_app(config)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(instance)
+        if not str(app.config["DATABASE_URL"]).startswith("sqlite"):
+            raise ConfigurationError(
+                "set MELDCAM_SECRET_KEY (the same long random value on every node, e.g. from "
+                "`python -c 'import secrets; print(secrets.token_hex(32))'`): with a shared "
+                "database each node's own key would end edit sessions on every other node"
+            )
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     if app.config["HTTPS"]:
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["PREFERRED_URL_SCHEME"] = "https"

@@ -8,6 +8,7 @@ CORS, which this app never grants). Writes take an ``Idempotency-Key`` header (s
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +19,7 @@ from flask import (
     g,
     jsonify,
     request,
-    send_from_directory,
+    send_file,
     url_for,
 )
 from sqlalchemy.orm import Session
@@ -27,7 +28,7 @@ from scorer import api as scorer_api
 from scorer.errors import MeldcamError
 from vision.api import KINDS
 from webapp import bounds, idempotency, matches, photos
-from webapp.db import Game, Photo, reading, transaction
+from webapp.db import Game, reading, transaction
 from webapp.idempotency import Answer
 
 bp = Blueprint("api", __name__)
@@ -144,28 +145,18 @@ def recognise() -> tuple[Response, int]:
                 rules = matches.rules_of(matches.get_game(session, game_id))
             set_name = photos.domino_set_name(rules) if kind == "dominoes" else None
         result = photos.recognise(kind, checked, set_name)
-    filename = None
-    try:
-        with transaction() as session:
-            if game_id is not None and not _may_edit(matches.get_game(session, game_id)):
-                game_id = None  # a viewer's photo is kept, but not attached to the game
-            filename = photos.save_photo(current_app, checked)
-            photo_id = filename.split(".")[0]
-            session.add(
-                Photo(
-                    id=photo_id,
-                    filename=filename,
-                    kind=kind,
-                    width=checked.width,
-                    height=checked.height,
-                    game_id=game_id,
-                    recognition=result,
-                )
-            )
-    except Exception:
-        if filename is not None:  # the row was not saved: do not keep an orphan file
-            (photos.photo_folder(current_app) / filename).unlink(missing_ok=True)
-        raise
+    with transaction() as session:
+        if game_id is not None and not _may_edit(matches.get_game(session, game_id)):
+            game_id = None  # a viewer's photo is kept, but not attached to the game
+        photo_id = photos.save_photo(
+            session,
+            checked,
+            kind=kind,
+            width=checked.width,
+            height=checked.height,
+            game_id=game_id,
+            recognition=result,
+        )
     result["photo"] = {
         "id": photo_id,
         "url": url_for("api.photo", photo_id=photo_id),
@@ -178,11 +169,11 @@ def recognise() -> tuple[Response, int]:
 @bp.get("/photos/<photo_id>")
 def photo(photo_id: str) -> Response:
     with reading() as session:
-        record = session.get(Photo, photo_id) if len(photo_id) <= 32 else None
-        if record is None:
-            raise ApiError("no photo with this id", 404)
-        filename = record.filename
-    response = send_from_directory(photos.photo_folder(current_app), filename, max_age=3600)
+        found = photos.stored_photo(session, photo_id)
+    if found is None:
+        raise ApiError("no photo with this id", 404)
+    filename, data = found
+    response = send_file(io.BytesIO(data), download_name=filename, max_age=3600, etag=True)
     response.cache_control.public = False  # a photo of someone's table: no shared cache
     response.cache_control.private = True
     return response

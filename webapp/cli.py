@@ -1,4 +1,5 @@
-"""``meldcam serve``: the web app on waitress (a production WSGI server), printing its URL.
+"""``meldcam serve``: the web app on waitress (a production WSGI server), printing its URL;
+``meldcam db upgrade|current|revision``: the database's schema (``webapp.schema``).
 
 ``--https`` says the app is reached over HTTPS (a TLS terminator in front): links are https and
 the session cookie is ``Secure``. ``--proxy ADDRESS`` trusts that reverse proxy's
@@ -9,6 +10,7 @@ request that came over HTTPS is known as such. The ``Server`` header names no ve
 from __future__ import annotations
 
 import argparse
+import json
 import socket
 import sys
 import threading
@@ -76,9 +78,13 @@ def server_options(args: argparse.Namespace) -> dict[str, Any]:
 def _serve(args: argparse.Namespace) -> int:
     from waitress import create_server
 
-    from webapp import create_app
+    from webapp import ConfigurationError, create_app
 
-    app = create_app({"HTTPS": True} if getattr(args, "https", False) else None)
+    try:
+        app = create_app({"HTTPS": True} if getattr(args, "https", False) else None)
+    except ConfigurationError as error:
+        print(f"meldcam: {error}", file=sys.stderr)
+        return 2
     # waitress cuts a body over 4x the app's upload limit before spooling it all to disk (its own
     # limit is 1 GB); up to there the app answers a clear 413
     limit = 4 * int(app.config["MAX_CONTENT_LENGTH"])
@@ -102,6 +108,35 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _database_engine() -> Any:
+    """The engine for the app's configured database (as ``meldcam serve`` would open it)."""
+    from webapp import configured_app
+    from webapp.db import make_engine
+
+    app = configured_app()
+    return make_engine(app.config["DATABASE_URL"]), app
+
+
+def _db(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from webapp import schema
+
+    engine, app = _database_engine()
+    if args.action == "upgrade":
+        schema.upgrade(engine, Path(app.instance_path) / "photos")
+    if args.action == "revision":
+        if not args.message:
+            print("meldcam: db revision needs -m 'what the migration changes'", file=sys.stderr)
+            return 2
+        for path in schema.new_revision(args.message, engine):
+            print(f"meldcam: wrote {path}: check it, then commit it", file=sys.stderr)
+    with engine.connect() as connection:
+        found = sorted(schema.current(connection))
+    print(json.dumps({"database": engine.url.render_as_string(), "revision": found}))
+    return 0
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     serve = subparsers.add_parser("serve", help="serve the web app (waitress)")
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 for phones on the LAN")
@@ -114,3 +149,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--proxy", metavar="ADDRESS", help="a reverse proxy's address whose X-Forwarded-* to trust"
     )
     serve.set_defaults(handler=_serve)
+    database = subparsers.add_parser(
+        "db",
+        help="the database schema: upgrade (what every start does too), current, revision",
+        description="Database schema migrations (Alembic) for MELDCAM_DATABASE_URL, or the "
+        "instance folder's SQLite database. See docs/deploy.md.",
+    )
+    database.add_argument("action", choices=("upgrade", "current", "revision"))
+    database.add_argument("-m", "--message", help="revision: what the new migration changes")
+    database.set_defaults(handler=_db)

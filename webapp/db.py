@@ -1,9 +1,13 @@
 """Database: SQLAlchemy 2 models (games, players, hands, hand boards, photos) and a session per
 unit of work.
 
-SQLite is the embedded default; every connection turns on WAL and foreign keys. A write is one
-``with transaction(app) as session:`` block: it commits at the end or rolls back on any error, so
-a hand that fails to score or to tally leaves nothing behind.
+SQLite is the embedded default; every connection turns on WAL and foreign keys. PostgreSQL
+(``postgresql+psycopg://...``) serves several nodes. The schema is made and changed by the
+migrations in ``webapp/migrations`` (``webapp.schema``), run at start-up under a lock; a model
+changed here needs a migration too (``meldcam db revision -m "..."``, see docs/deploy.md).
+
+A write is one ``with transaction(app) as session:`` block: it commits at the end or rolls back on
+any error, so a hand that fails to score or to tally leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app
@@ -19,11 +24,14 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
+    LargeBinary,
+    MetaData,
     String,
     UniqueConstraint,
     create_engine,
     event,
 )
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import (
     DeclarativeBase,
     Mapped,
@@ -40,8 +48,18 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+# constraint names the same on every database, so a migration can name what it drops
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
 class Base(DeclarativeBase):
-    pass
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
 class Game(Base):
@@ -109,7 +127,8 @@ class HandBoards(Base):
 
 
 class Photo(Base):
-    """An uploaded photo, kept under ``instance/photos`` with a random file name."""
+    """An uploaded photo: what it is here, its bytes in ``PhotoData`` (every node reads them).
+    ``filename`` is a random name whose extension gives the format."""
 
     __tablename__ = "photos"
 
@@ -123,6 +142,19 @@ class Photo(Base):
     )
     recognition: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class PhotoData(Base):
+    """A photo's bytes (at most ``photos.MAX_SIDE`` on a side, a few hundred KB), in a table of
+    their own so that listing photos never loads them; in the database so that a photo stored
+    through one node is served by every other."""
+
+    __tablename__ = "photo_data"
+
+    photo_id: Mapped[str] = mapped_column(
+        ForeignKey("photos.id", ondelete="CASCADE"), primary_key=True
+    )
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class WriteRecord(Base):
@@ -151,13 +183,21 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def init_db(app: Flask) -> None:
-    """Create the engine and the tables for ``app`` (idempotent)."""
-    url: str = app.config["DATABASE_URL"]
-    engine = create_engine(url)
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; connections are tested before use (``pool_pre_ping``), so the first
+    request after a database restart gets a fresh connection instead of a 500."""
+    engine = create_engine(url, pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-    Base.metadata.create_all(engine)
+    return engine
+
+
+def init_db(app: Flask) -> None:
+    """Create the engine for ``app`` and bring its schema up to date (``webapp.schema``)."""
+    from webapp import schema
+
+    engine = make_engine(app.config["DATABASE_URL"])
+    schema.upgrade(engine, Path(app.instance_path) / "photos")
     app.extensions[EXTENSION_KEY] = sessionmaker(engine, expire_on_commit=False)
 
 

@@ -1,5 +1,6 @@
-"""Uploaded photos: checked with Pillow, stored under ``instance/photos`` with random names,
-and read by the recogniser (``vision.api``), imported lazily and shared by the whole process.
+"""Uploaded photos: checked with Pillow, stored in the database with random ids (every node
+serves every photo), and read by the recogniser (``vision.api``), imported lazily and shared by
+the whole process.
 
 The photo is checked here before any recogniser runs, so that a bad upload gets the same clear
 message whatever the recogniser makes of it: empty file, not an image, a decompression bomb
@@ -32,11 +33,12 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app
 from PIL import Image, ImageOps, UnidentifiedImageError
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from scorer.errors import MeldcamError
 from scorer.game import Rules
@@ -44,6 +46,7 @@ from scorer.pieces import Domino
 from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
 from vision.labels import DOMINO_SET_TOPS
 from webapp.bounds import clip
+from webapp.db import Photo, PhotoData
 
 FORMATS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
 MAX_PIXELS = 50_000_000
@@ -206,17 +209,26 @@ def _encode(image: Image.Image, image_format: str, icc_profile: bytes | None) ->
     return out.getvalue()
 
 
-def photo_folder(app: Flask) -> Path:
-    folder = Path(app.instance_path) / "photos"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+def save_photo(session: Session, photo: CheckedPhoto, **fields: Any) -> str:
+    """Add the photo and its bytes to ``session`` under a random id (never derived from user
+    input) and return the id; ``fields`` are the rest of its ``Photo`` row."""
+    photo_id = secrets.token_hex(16)
+    session.add(Photo(id=photo_id, filename=photo_id + photo.extension, **fields))
+    session.flush()  # the photo's row before its bytes' (the foreign key)
+    session.add(PhotoData(photo_id=photo_id, data=photo.data))
+    return photo_id
 
 
-def save_photo(app: Flask, photo: CheckedPhoto) -> str:
-    """Write the photo under a random name; return that name (never derived from user input)."""
-    filename = secrets.token_hex(16) + photo.extension
-    (photo_folder(app) / filename).write_bytes(photo.data)
-    return filename
+def stored_photo(session: Session, photo_id: str) -> tuple[str, bytes] | None:
+    """A stored photo's file name and bytes, or None if there is none with this id."""
+    if len(photo_id) > 32:
+        return None
+    found = session.execute(
+        select(Photo.filename, PhotoData.data)
+        .join(PhotoData, PhotoData.photo_id == Photo.id)
+        .where(Photo.id == photo_id)
+    ).first()
+    return None if found is None else (found.filename, found.data)
 
 
 def _vision_recogniser(kind: str) -> Any:

@@ -1,9 +1,17 @@
 """Fixtures for the web app tests: an app on a temporary instance folder, a fake recogniser,
-and helpers (as fixtures: the suite imports test modules with --import-mode=importlib)."""
+and helpers (as fixtures: the suite imports test modules with --import-mode=importlib).
+
+The app's database is SQLite in the instance folder; a test module that sets
+``ON_POSTGRESQL = True`` runs each of its tests on PostgreSQL too, in a database of its own
+copied from a migrated template. The server is ``MELDCAM_TEST_POSTGRES_URL`` (scripts/test.sh
+starts one); without it those cases are skipped, except under CI, where they fail.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -11,8 +19,72 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import create_engine, select, text
+from sqlalchemy.engine import URL, make_url
 
-from webapp import create_app
+from webapp import create_app, schema
+from webapp.db import EXTENSION_KEY, Photo, PhotoData, make_engine, reading
+
+POSTGRES_ENV = "MELDCAM_TEST_POSTGRES_URL"
+
+
+def postgres_server() -> URL:
+    """The test PostgreSQL server's URL (its ``meldcam`` database), or a skip (a failure in CI)."""
+    raw = os.environ.get(POSTGRES_ENV)
+    if not raw:
+        reason = f"no PostgreSQL server: set {POSTGRES_ENV} (scripts/test.sh starts one)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return make_url(raw)
+
+
+def _admin(server: URL, statement: str) -> None:
+    engine = create_engine(server, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            connection.execute(text(statement))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_template() -> Iterator[URL]:
+    """A database migrated to head once per run, copied for each test (fast)."""
+    server = postgres_server()
+    name = f"meldcam_template_{os.getpid()}"
+    _admin(server, f"DROP DATABASE IF EXISTS {name}")
+    _admin(server, f"CREATE DATABASE {name}")
+    engine = make_engine(server.set(database=name).render_as_string(hide_password=False))
+    schema.upgrade(engine)
+    engine.dispose()
+    yield server.set(database=name)
+    _admin(server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def postgres_database(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh database at head on the test server: its URL (dropped after the test)."""
+    template: URL = request.getfixturevalue("postgres_template")
+    name = f"meldcam_test_{secrets.token_hex(6)}"
+    _admin(template, f"CREATE DATABASE {name} TEMPLATE {template.database}")
+    yield template.set(database=name).render_as_string(hide_password=False)
+    _admin(template, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "database_url" in metafunc.fixturenames:
+        on_postgresql = getattr(metafunc.module, "ON_POSTGRESQL", False)
+        kinds = ["sqlite", "postgresql"] if on_postgresql else ["sqlite"]
+        metafunc.parametrize("database_url", kinds, indirect=True)
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest) -> str | None:
+    """None: the instance folder's SQLite database; else a fresh PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return None
+    return str(request.getfixturevalue("postgres_database"))
 
 
 class FakeRecogniser:
@@ -63,24 +135,43 @@ def recognisers() -> dict[str, FakeRecogniser]:
 
 
 @pytest.fixture
-def app(tmp_path: Path, recognisers: dict[str, FakeRecogniser]) -> Iterator[Flask]:
+def app(
+    tmp_path: Path, recognisers: dict[str, FakeRecogniser], database_url: str | None
+) -> Iterator[Flask]:
     def factory(kind: str) -> FakeRecogniser:
         if kind not in recognisers:
             recognisers[kind] = FakeRecogniser(kind, DEFAULT_ANSWER)
         return recognisers[kind]
 
-    yield create_app(
-        {
-            "INSTANCE_PATH": str(tmp_path / "instance"),
-            "TESTING": True,
-            "RECOGNISER_FACTORY": factory,
-        }
-    )
+    config: dict[str, Any] = {
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        "TESTING": True,
+        "RECOGNISER_FACTORY": factory,
+    }
+    if database_url is not None:
+        config.update(DATABASE_URL=database_url, SECRET_KEY=secrets.token_hex(16))
+    app = create_app(config)
+    yield app
+    app.extensions[EXTENSION_KEY].kw["bind"].dispose()  # no connection left open
 
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+def photos_of(app: Flask) -> list[tuple[str, bytes]]:
+    """The stored photos' file names and bytes (in the database: every node serves them)."""
+    with app.app_context(), reading() as session:
+        rows = session.execute(
+            select(Photo.filename, PhotoData.data).join(PhotoData, PhotoData.photo_id == Photo.id)
+        )
+        return [(row.filename, row.data) for row in rows]
+
+
+@pytest.fixture
+def stored_photos() -> Callable[[Flask], list[tuple[str, bytes]]]:
+    return photos_of
 
 
 def csrf_of(client: FlaskClient, path: str = "/") -> str:

@@ -32,6 +32,9 @@ from sqlalchemy import func, select
 from webapp import create_app
 from webapp.db import Game, Hand, reading
 
+# the API's tests run on SQLite and on PostgreSQL (conftest.py)
+ON_POSTGRESQL = True
+
 ROOT = Path(__file__).resolve().parents[2]
 RACKS_BEN_LOSES = {"winner": "Ana", "racks": {"Ana": [], "Ben": ["red-5", "blue-10"]}}
 HAND = {"players": ["Ana", "Ben"], **RACKS_BEN_LOSES, "from_hand": False}
@@ -226,7 +229,9 @@ def jpeg_with_gps(width: int = 120, height: int = 80, orientation: int = 6) -> b
     return out.getvalue()
 
 
-def test_stored_photo_has_no_metadata_and_is_upright(app: Flask, client: FlaskClient):
+def test_stored_photo_has_no_metadata_and_is_upright(
+    app: Flask, client: FlaskClient, stored_photos
+):
     upload = jpeg_with_gps()
     assert b"PhoneMaker" in upload and Image.open(io.BytesIO(upload)).getexif().get_ifd(0x8825)
     response = client.post(
@@ -236,8 +241,7 @@ def test_stored_photo_has_no_metadata_and_is_upright(app: Flask, client: FlaskCl
     )
     assert response.status_code == 200
     assert (response.json["photo"]["width"], response.json["photo"]["height"]) == (80, 120)
-    (stored,) = Path(app.instance_path).glob("photos/*")
-    kept = stored.read_bytes()
+    ((_, kept),) = stored_photos(app)
     assert b"Exif" not in kept and b"PhoneMaker" not in kept and b"taken at home" not in kept
     with Image.open(io.BytesIO(kept)) as image:
         assert image.size == (80, 120)  # the orientation applied to the pixels
@@ -250,7 +254,9 @@ def test_stored_photo_has_no_metadata_and_is_upright(app: Flask, client: FlaskCl
 
 
 @pytest.mark.parametrize("image_format", ["PNG", "WEBP"])
-def test_png_and_webp_lose_their_metadata_too(app: Flask, client: FlaskClient, image_format: str):
+def test_png_and_webp_lose_their_metadata_too(
+    app: Flask, client: FlaskClient, image_format: str, stored_photos
+):
     image = Image.new("RGBA", (64, 48), (1, 2, 3, 128))
     exif = Image.Exif()
     exif[0x010F] = "PhoneMaker"
@@ -262,9 +268,9 @@ def test_png_and_webp_lose_their_metadata_too(app: Flask, client: FlaskClient, i
         content_type="multipart/form-data",
     )
     assert response.status_code == 200, response.json
-    (stored,) = Path(app.instance_path).glob("photos/*")
-    assert b"PhoneMaker" not in stored.read_bytes()
-    with Image.open(stored) as kept:
+    ((_, stored),) = stored_photos(app)
+    assert b"PhoneMaker" not in stored
+    with Image.open(io.BytesIO(stored)) as kept:
         assert kept.format == image_format and kept.size == (64, 48) and kept.mode == "RGBA"
 
 
@@ -491,7 +497,9 @@ def photo_49mp(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return big_jpeg(tmp_path_factory.mktemp("photos") / "49mp.jpg")
 
 
-def test_a_49_megapixel_photo_is_decoded_reduced(app: Flask, client: FlaskClient, photo_49mp):
+def test_a_49_megapixel_photo_is_decoded_reduced(
+    app: Flask, client: FlaskClient, photo_49mp, stored_photos
+):
     started = time.perf_counter()
     response = client.post(
         "/api/recognise",
@@ -501,8 +509,8 @@ def test_a_49_megapixel_photo_is_decoded_reduced(app: Flask, client: FlaskClient
     assert response.status_code == 200
     assert time.perf_counter() - started < 3
     assert max(response.json["photo"]["width"], response.json["photo"]["height"]) == 2000
-    (stored,) = Path(app.instance_path).glob("photos/*")
-    with Image.open(stored) as kept:
+    ((_, stored),) = stored_photos(app)
+    with Image.open(io.BytesIO(stored)) as kept:
         assert kept.size == (2000, 1334)
 
 

@@ -18,6 +18,9 @@ from sqlalchemy import func, select
 from scorer.games import GAME_MODULES
 from webapp.db import Hand, Photo, reading
 
+# the API's tests run on SQLite and on PostgreSQL (conftest.py)
+ON_POSTGRESQL = True
+
 RACKS_BEN_LOSES = {"winner": "Ana", "racks": {"Ana": [], "Ben": ["red-5", "blue-10"]}}
 
 
@@ -65,7 +68,7 @@ def upload(client: FlaskClient, data: bytes, kind: str = "tiles", **form: str) -
 
 
 def test_recognise_answers_the_recogniser_and_keeps_the_photo(
-    app: Flask, client: FlaskClient, recognisers: dict[str, Any]
+    app: Flask, client: FlaskClient, recognisers: dict[str, Any], stored_photos
 ):
     photo = jpeg_bytes(120, 80)
     response = upload(client, photo)
@@ -75,13 +78,11 @@ def test_recognise_answers_the_recogniser_and_keeps_the_photo(
     assert body["melds"] == [[0, 1, 2]]
     assert body["kind"] == "tiles"
     assert (body["photo"]["width"], body["photo"]["height"]) == (120, 80)
-    stored = list(Path(app.instance_path).glob("photos/*"))
-    assert len(stored) == 1
-    kept = stored[0].read_bytes()  # the photo re-encoded without metadata (test_hostile)
+    ((filename, kept),) = stored_photos(app)  # re-encoded without metadata (test_hostile)
     with Image.open(io.BytesIO(kept)) as image:
         assert (image.format, image.size) == ("JPEG", (120, 80))
     assert recognisers["tiles"].seen == [kept]  # the recogniser reads what is kept
-    assert len(stored[0].stem) == 32 and stored[0].stem != "photo"  # random, not the upload's name
+    assert len(Path(filename).stem) == 32 and filename != "photo.jpg"  # random, not the upload's
     served = client.get(body["photo"]["url"])
     assert served.status_code == 200 and served.data == kept
     assert count(app, Photo) == 1
@@ -93,7 +94,9 @@ def test_recognise_reports_the_upright_size_of_a_rotated_photo(client: FlaskClie
     assert (response.json["photo"]["width"], response.json["photo"]["height"]) == (80, 120)
 
 
-def test_recognise_attaches_the_photo_to_a_game(app: Flask, client: FlaskClient, make_game):
+def test_recognise_attaches_the_photo_to_a_game(
+    app: Flask, client: FlaskClient, make_game, stored_photos
+):
     game = make_game()
     viewer = upload(client, jpeg_bytes(), game=game["id"])  # read link only: kept, not attached
     assert viewer.status_code == 200
@@ -111,7 +114,7 @@ def test_recognise_attaches_the_photo_to_a_game(app: Flask, client: FlaskClient,
     response = upload(client, jpeg_bytes(), game="nosuchgame")
     assert response.status_code == 404
     assert count(app, Photo) == 2
-    assert len(list(Path(app.instance_path).glob("photos/*"))) == 2  # no orphan file
+    assert len(stored_photos(app)) == 2  # no orphan bytes
 
 
 @pytest.mark.parametrize(
