@@ -3,7 +3,7 @@ px wide; seeds 1000-1023, never the tests' seeds) read by the shipped card recog
 
 ``python benchmarks/cards_closeups.py`` prints label precision, recall, F1 and hands read
 exactly. Used with the synthetic validation scenes to choose the card settings
-(models/README.md, "Model card: cards").
+(models/cards.md).
 """
 
 from __future__ import annotations
