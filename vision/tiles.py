@@ -7,7 +7,7 @@ boxes keep apart the tiles of diagonal rows and piles, whose axis-aligned boxes 
 neighbours. Boxes nested inside a much larger box are dropped (a printed number found as a tile
 of its own, ``drop_nested``), and so is a box far smaller than the photo's other tiles
 (``drop_undersized``: the tiles of one set are one size).
-Stage 2, ``tile_classifier.onnx``: small CNNs (an ensemble averaged inside the graph) on 64x64
+Stage 2, ``tile_classifier.onnx``: a small CNN (an ensemble is averaged inside the graph) on 64x64
 crops cut from the full-resolution photo square to each tile at the angle estimated from its
 edges (more exact than the rotated box's own angle, measured: see the model card), with two
 heads: value (1-17, joker, or "none": not a tile face) and colour (red, orange, blue, black).
@@ -28,8 +28,8 @@ from vision.melds import group_rows
 from vision.pipeline import MODELS_DIR, Recogniser
 
 # A box whose long side is under this share of the photo's median tile is not a tile (see
-# ``drop_undersized``; models/README.md says how it was chosen, and that it was written after
-# a held-out photo's error).
+# ``drop_undersized``; models/tiles.md says how it was checked, and that it was written after a
+# held-out photo's error).
 UNDERSIZED = 0.5
 
 
