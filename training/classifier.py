@@ -21,7 +21,9 @@ import numpy as np
 from vision.crops import CROP_SIZE, STORE_MARGIN, STORE_SIZE, cut_crop
 from vision.labels import CLASSIFIER_VALUES, TILE_COLOURS, split_tile_label
 
-RECIPE = "r2"  # bump when the augmentation or schedule changes
+# The name of the training schedule and augmentation below; a new one gets a new name, so that
+# no checkpoint of another is resumed.
+RECIPE = "r2"
 
 
 @dataclass(frozen=True)
@@ -67,8 +69,10 @@ class ReaderSpec:
         return replace(self, recipe=self.base, base=None, base_looks=0, finetune_epochs=0)
 
 
-# The number tiles' recipe "r5" (session 10): "r2"'s training on the crops of the round-4 scenes
-# and the look-2 scenes (racks, named printings; one printing never drawn).
+# The number tiles' reader, recipe "r5" (the name keys its crop cache and checkpoints): the
+# training schedule of ``RECIPE`` on the crops of the tile scene sets (tables, rotated-box
+# scenes, and look-2 racks and named printings, one printing never drawn) and of the trainable
+# real photos (``training.train_tiles``; models/tiles.md).
 TILE_SPEC = ReaderSpec(
     "",
     (("value", len(CLASSIFIER_VALUES)), ("colour", len(TILE_COLOURS))),

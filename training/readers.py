@@ -32,22 +32,19 @@ def card_targets(label: str) -> tuple[int, int]:
     return (CARD_NONE, -1) if label == NOT_A_PIECE else split_card_label(label)
 
 
-# Recipe 2 ("d2", "c2") adds hard negatives: boxes the shipped detector finds on the training
-# scenes at a low threshold that lie on no labelled piece (half a domino, two halves of
-# neighbours, a face-down domino, a card's pips or art), so that the reader's "none" class
-# learns what the detector confuses, and the detector's threshold can go down.
-# Cards' recipe 3 ("c3") also reads round 2's scenes and 1,200 scenes of decks in more index
-# fonts (``train_pieces.render_cards_fonts``), hard negatives mined with the final detector.
-# Recipe 4 ("c4") adds 600 scenes where half the decks print a flat-topped 3
-# (``train_pieces.render_cards_glyphs``).
-# Recipe 5 ("c5") adds 800 scenes of look 4 (pips near the indices, busy court art, finely
-# patterned backs; ``train_pieces.render_cards_real``) and mines up to 10 hard negatives a scene
-# with the recogniser's own passes (whole photo, tiles at the photo's pixels, zoomed out).
-# Recipe 6 ("c6") fine-tunes c5 for 6 epochs on c5's crops and those of 800 scenes of look 5
-# (real decks' backs: coloured diamonds between white lines, and hands lying face down;
-# ``train_pieces.render_cards_backs``): c5 read the real back as a joker.
-# Dominoes' recipe 3 ("d3") also reads round 3's scenes (photos from low down, dark leather),
-# which ``d2`` never saw, and mines its hard negatives with the rotated-box detector it serves.
+# What each shipped reader learns; its recipe name keys its crop cache and checkpoints
+# (models/dominoes.md, models/cards.md):
+# - both: every labelled piece of the kind's scenes, random background boxes, and hard
+#   negatives: boxes the detector finds at a low threshold on no labelled piece (half a domino,
+#   two halves of neighbours, a face-down domino, a card's pips, art or back), so that the
+#   reader's "none" class learns what the detector confuses;
+# - dominoes ("d3"): the scenes of looks 1-3 (look 3: photos from low down, dark surfaces), hard
+#   negatives mined with the rotated-box detector it serves;
+# - cards ("c6"): a fine-tune of "c5", the reader of the detector's scenes and reader looks 2-4
+#   (more index fonts, flat-topped 3s, pips near the indices, busy court art, fine backs; hard
+#   negatives mined with the recogniser's own three passes, up to 10 a scene), on its crops and
+#   those of look 5 (real decks' diamond backs, which "c5" read as a joker; hands lying face
+#   down).
 READER_SPECS = {
     "dominoes": ReaderSpec(
         "dominoes",
