@@ -1,8 +1,8 @@
 """Synthetic photos of playing cards on tables, with exact labels down to each corner index.
 
-Groundwork for issue 5 (cards). A card detector that survives fans and overlaps learns the
-**corner index** (rank over suit symbol), the one thing all deck designs share, so every
-face-up card comes with its quad and the boxes of its *visible* corner indices.
+A card detector that survives fans and overlaps learns the **corner index** (rank over suit
+symbol), the one thing all deck designs share, so every face-up card comes with its quad and
+the boxes of its *visible* corner indices.
 
 Each scene: a procedural table (``tiles_synth.background``), then any mix of
 

@@ -1,4 +1,4 @@
-"""Synthetic photos of dominoes on tables, with exact labels (groundwork for issue 4).
+"""Synthetic photos of dominoes on tables, with exact labels.
 
 Each scene: a table surface and the photo effects of the tile generator (``tiles_synth``:
 ``background``, ``photo_effects``, ``_paste`` with its shadow and tile thickness), dominoes of
@@ -23,7 +23,7 @@ Output: ``render_scene(seed)`` gives the same shape as the tile generator, a BGR
 gives a ``DominoScene`` with, per domino, both halves (pip count and quad) in the tile's own
 order, and the chain or row it lies in with its position there.
 
-Choices (the issue is silent on them):
+Labelling choices:
 
 - A domino is labelled when at least ``MIN_HALF_VISIBLE`` of each half is visible AND every pip
   of both halves is visible (centre and four points at 0.8 of its radius, not under another tile
@@ -548,9 +548,9 @@ def _plan(
     """Chains and rows first (they are laid first and stay whole), then loose and face-down.
 
     Now and then a close-up: one to three big dominoes, as in a photo of a few tiles or a crop.
-    Look 2 (round 2) takes close-ups 3 times as often and larger dominoes on whole tables:
-    real photos of dominoes are mostly taken close (round 1's detector never saw a domino
-    longer than a fifth of the photo and missed most real ones).
+    Look 2 takes close-ups 3 times as often and larger dominoes on whole tables: real photos of
+    dominoes are mostly taken close, and a detector that never sees a domino longer than a fifth
+    of the photo misses most of them.
     """
     long_side = max(w, h)
     if look >= 2:
@@ -782,11 +782,12 @@ def render_scene_detailed(
 ) -> DominoScene:
     """A photo of dominoes from one seed, with halves, chains and face-down boxes.
 
-    ``look=2`` (round 2): larger dominoes and more close-ups, and thick bodies whose side shows
-    (a photo taken at a slant). ``look=3`` (round 3): look 2, and more than half of the photos
-    taken from low down (``low_camera``: the table foreshortened, the near side of each domino
-    thick), two in five on a dark textured surface (``dark_surface``: leather, a dark table).
-    Looks 1 and 2 give their rounds' scenes unchanged."""
+    ``look=2``: larger dominoes and more close-ups, and thick bodies whose side shows (a photo
+    taken at a slant). ``look=3``: look 2, and more than half of the photos taken from low down
+    (``low_camera``: the table foreshortened, the near side of each domino thick), two in five
+    on a dark textured surface (``dark_surface``: leather, a dark table). Looks 1 and 2 render
+    the scenes they always did from their seeds (look 3 changed neither), so their training sets
+    can be re-rendered."""
     rng = np.random.default_rng(seed)
     if set_name is None:
         set_name = SET_NAMES[int(rng.choice(len(SET_NAMES), p=[0.3, 0.35, 0.25, 0.1]))]

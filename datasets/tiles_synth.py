@@ -37,9 +37,9 @@ FONT_NAMES = (
     "LiberationSansNarrow-Bold.ttf",
     "DejaVuSerif-Bold.ttf",
 )
-# FreeSans is left out: the shipped rounds were rendered on machines without it, and since
-# scripts/setup.sh installs it for the look-2 printings (datasets/tile_printings.py) it would
-# change which font each look-1 tile gets.
+# FreeSans is left out: the shipped models' scenes were rendered on machines without it, and
+# since scripts/setup.sh installs it for the look-2 printings (datasets/tile_printings.py) it
+# would change which font each look-1 tile gets.
 # Ink colours in RGB, several printings per colour (orange includes the yellow printings).
 INKS: dict[str, tuple[tuple[int, int, int], ...]] = {
     "red": ((200, 30, 45), (215, 45, 60), (180, 20, 35), (225, 60, 80)),
