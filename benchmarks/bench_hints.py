@@ -41,10 +41,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "scorer"))
 
-from scorer import hints, tilemip  # noqa: E402
+from scorer import numbertiles, tilemip  # noqa: E402
 from scorer.games import make_rules  # noqa: E402
-from scorer.hints import Position, number_tile_hint, solve_number_tiles  # noqa: E402
-from scorer.numbertiles import judge_meld, rack_value  # noqa: E402
+from scorer.hints import Position, number_tile_hint  # noqa: E402
+from scorer.numbertiles import judge_meld, rack_value, solve_number_tiles  # noqa: E402
 from scorer.pieces import COLOURS, Joker, Tile  # noqa: E402
 from scorer.sets import number_tiles  # noqa: E402
 
@@ -453,7 +453,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     print(f"load average (1, 5, 15 min): {os.getloadavg()}, cores: {os.cpu_count()}")
-    print(f"search calls before the integer program: {hints.SEARCH_CALLS}")
+    print(f"search calls before the integer program: {numbertiles.SEARCH_CALLS}")
     before = load_before(args.before) if args.before else None
     fallbacks = Fallbacks()
     # ours first: imports highspy and sets HiGHS's scheduler to one thread, as in the app (the

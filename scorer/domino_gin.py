@@ -28,7 +28,14 @@ from itertools import product
 from typing import Any
 
 from scorer.errors import HandError, PieceError
-from scorer.game import GameType, HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.game import (
+    GameType,
+    HandScore,
+    MeldVerdict,
+    OpeningVerdict,
+    TableVerdict,
+    judge_opening,
+)
 from scorer.hands import read_holdings, read_pieces, read_player, read_players
 from scorer.options import OptionSpec
 from scorer.pieces import Domino, Piece, parse_domino
@@ -324,16 +331,9 @@ class DominoGinRules:
         return MeldVerdict(tuple(tiles), True, meld.kind, meld.pips, readings=(meld.pips,))
 
     def check_opening(self, melds: Sequence[Sequence[Piece]]) -> OpeningVerdict:
-        """Domino Gin has no opening threshold: valid when every meld is."""
+        """Domino Gin has no opening threshold: the melds' total value, threshold 0."""
         self._dominoes([p for meld in melds for p in meld], "in these melds")
-        verdicts = [self.check_meld(meld) for meld in melds]
-        value = sum(v.value or 0 for v in verdicts)
-        bad = next((v for v in verdicts if not v.valid), None)
-        if not melds:
-            return OpeningVerdict(0, 0, False, "give at least one meld")
-        if bad is not None:
-            return OpeningVerdict(value, 0, False, bad.reason)
-        return OpeningVerdict(value, 0, True)
+        return judge_opening([self.check_meld(meld) for meld in melds])
 
     def arrange_table(self, pieces: Sequence[Piece]) -> TableVerdict:
         tiles = self._dominoes(pieces, "on the table")

@@ -82,6 +82,30 @@ class OpeningVerdict:
         return {"value": self.value, "threshold": self.threshold, "valid": self.valid}
 
 
+def judge_opening(
+    verdicts: Sequence[MeldVerdict], threshold: int = 0, min_melds: int = 1
+) -> OpeningVerdict:
+    """Melds judged together as a first meld, the same way in every game: at least one meld
+    (and ``min_melds``), every meld valid, the valid melds' values reaching ``threshold`` (0
+    where a game has none). The reason lists every problem, so a player sees them all at once."""
+    value = sum(v.value or 0 for v in verdicts if v.valid)
+    problems = [
+        f"meld {number} is not valid: {verdict.reason}"
+        for number, verdict in enumerate(verdicts, start=1)
+        if not verdict.valid
+    ]
+    if not verdicts:
+        problems.append("an opening needs at least one meld")
+    else:
+        if value < threshold:
+            problems.append(f"{value} of {threshold} points: an opening needs {threshold}")
+        if len(verdicts) < min_melds:
+            problems.append(
+                f"{len(verdicts)} of {min_melds} melds: an opening needs at least {min_melds} melds"
+            )
+    return OpeningVerdict(value, threshold, not problems, "; ".join(problems) or None)
+
+
 @dataclass(frozen=True)
 class TableVerdict:
     """Whether a multiset of pieces can be laid out as legal melds, with one such layout."""

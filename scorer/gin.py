@@ -23,8 +23,9 @@ Source: RULES.md "Gin Rummy (cards)" and seeds/004 (Romanian). Choices where bot
   3-4 players the winner scores the sum of all the losers' penalties; ``details.penalties``
   keeps the per-loser numbers of the source's table. Losers' deltas are 0.
 - Meld kinds are ``set`` and ``run``; gin has no opening threshold (check_opening reports the
-  value with threshold 0). A meld listing a card twice is judged not a meld; a hand, table or
-  group of melds holding a card twice is an error (a deck has one of each card).
+  value with threshold 0, and needs at least one meld, as in every game). A meld listing a card
+  twice is judged not a meld; a hand, table or group of melds holding a card twice is an error
+  (a deck has one of each card).
 - The table check (``arrange_table``) runs a dynamic programme over ranks, so a whole deck is
   judged in well under a second; when the cards do not all fit, the reason names the cards
   left over by the best arrangement.
@@ -39,7 +40,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorer.errors import HandError, PieceError
-from scorer.game import GameType, HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.game import (
+    GameType,
+    HandScore,
+    MeldVerdict,
+    OpeningVerdict,
+    TableVerdict,
+    judge_opening,
+)
 from scorer.hands import read_pieces, read_player, read_players
 from scorer.options import OptionSpec
 from scorer.pieces import RANKS, SUIT_NAMES, Card, CardJoker, Piece, parse_card
@@ -427,13 +435,7 @@ class GinRules:
     def check_opening(self, melds: Sequence[Sequence[Piece]]) -> OpeningVerdict:
         """Gin has no opening threshold: the melds' total value, threshold 0."""
         _distinct([p for meld in melds for p in meld])
-        verdicts = [self.check_meld(meld) for meld in melds]
-        value = sum(v.value or 0 for v in verdicts)
-        bad = [i for i, v in enumerate(verdicts, start=1) if not v.valid]
-        reason = None
-        if bad:
-            reason = f"meld {bad[0]} is not a meld: {verdicts[bad[0] - 1].reason}"
-        return OpeningVerdict(value, 0, not bad, reason)
+        return judge_opening([self.check_meld(meld) for meld in melds])
 
     def arrange_table(self, pieces: Sequence[Piece]) -> TableVerdict:
         cards = _distinct(pieces)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scorer.errors import HandError
+from scorer.game import HandScore
 from scorer.pieces import Piece
 from scorer.sets import check_available
 
@@ -103,3 +104,17 @@ def read_racks(
                 raise HandError(f"{name}'s rack is empty, but only the winner {winner} went out")
             raise HandError(f"{name}'s rack is empty: then {name} went out and is the winner")
     return racks
+
+
+def lowest_racks(values: Mapping[str, int]) -> list[str]:
+    """The stock ran out: the players whose racks are worth the least (one winner, or a tie)."""
+    lowest = min(values.values())
+    return [name for name, value in values.items() if value == lowest]
+
+
+def tied_hand(values: Mapping[str, int], tied: Sequence[str]) -> HandScore:
+    """The stock ran out and ``tied`` players share the lowest rack: nobody wins the hand and
+    everybody scores 0 (RULES.md's Remino default, used by every game where racks are counted).
+    Outcome ``tie``; ``details`` gives ``rack_values`` and the ``tied`` players."""
+    details = {"rack_values": dict(values), "tied": list(tied)}
+    return HandScore("tie", None, {name: 0 for name in values}, None, details)

@@ -12,7 +12,8 @@ Choices where RULES.md and the sources are silent (also in docs/choices/number-t
 - A table (``arrange_table``) is judged as a multiset too; an empty table is valid.
 - Hand end, pool exhausted (both games, RULES.md default): the lowest rack wins; each other
   player scores minus (own - lowest), the winner plus the total. A tie for the lowest rack:
-  nobody wins the hand and everybody scores 0 (as RULES.md's Remino default).
+  nobody wins the hand and everybody scores 0, outcome ``tie`` (as RULES.md's Remino default;
+  ``scorer.hands.tied_hand``).
 - In a hand's JSON a player without a rack is an error, except the winner (empty rack); a loser
   with an empty rack is an error (only one player can go out); unknown keys are an error.
 - ``from_hand`` ("remik z reki") exists only in Remik; true in Rummikub is an error, and true
@@ -23,13 +24,28 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.errors import HandError, PieceError
-from scorer.game import GameType, HandScore, MeldVerdict, OpeningVerdict, TableVerdict
+from scorer.game import (
+    GameType,
+    HandScore,
+    MeldVerdict,
+    OpeningVerdict,
+    TableVerdict,
+    judge_opening,
+)
 from scorer.games import game_type
-from scorer.hands import read_from_hand, read_player, read_players, read_racks
+from scorer.hands import (
+    lowest_racks,
+    read_from_hand,
+    read_player,
+    read_players,
+    read_racks,
+    tied_hand,
+)
 from scorer.options import OptionSpec
 from scorer.pieces import COLOURS, Joker, NumberPiece, Piece, Tile, parse_tile
 from scorer.sets import check_available
@@ -209,217 +225,15 @@ def judge_meld(pieces: Sequence[NumberPiece], numbers: int) -> MeldVerdict:
 
 
 # ---------------------------------------------------------------------------------------------
-# Tables: a search by number over open runs per colour (van Rijn, Takes & Vis 2016)
-
-ColourState = tuple[int, int, int]  # open runs of length 1, 2, and 3 or more
-TableState = tuple[ColourState, ...]
-# per colour: (jokers standing in its runs, real tiles sent to groups, optional tiles used, next)
-ColourChoice = tuple[int, int, int, ColourState]
-
-
-@dataclass(frozen=True)
-class Arrangement:
-    """Pieces laid out as melds; ``placed`` are the optional pieces the layout uses."""
-
-    melds: tuple[tuple[NumberPiece, ...], ...]
-    placed: tuple[NumberPiece, ...] = ()
-
-
-@dataclass(frozen=True)
-class _Step:
-    colours: tuple[ColourChoice, ...]
-    group_jokers: int
-    jokers_used: int  # after this number
-
-
-@dataclass
-class _Search:
-    """Lay out every required piece and as many optional pieces as possible.
-
-    Numbers are processed from 1 up. The state before number ``v`` is, per colour, how many
-    runs are open with length 1, 2 and 3+ (runs of one length are interchangeable), plus the
-    jokers used so far. At ``v`` each colour's tiles (required, chosen optional, and jokers
-    standing for that colour and number) must extend every open run shorter than 3; the rest
-    extend 3+ runs, start new runs or go to groups at ``v``. Jokers in groups need no colour.
-    Jokers left at the end may form one meld of jokers only (3 or more).
-    """
-
-    numbers: int
-    required: Counter[NumberPiece]
-    optional: Counter[NumberPiece] = field(default_factory=Counter)
-
-    def __post_init__(self) -> None:
-        width = self.numbers + 2
-        self.req = count_grid(self.required, width)
-        self.opt = count_grid(self.optional, width)
-        self.req_jokers = self.required[JOKER]
-        self.opt_jokers = self.optional[JOKER]
-        self.total_jokers = self.req_jokers + self.opt_jokers
-        self.optional_after = [0] * (width + 1)  # optional tiles at numbers >= v
-        for v in range(self.numbers, 0, -1):
-            here = sum(self.opt[c][v] for c in range(len(COLOURS)))
-            self.optional_after[v] = self.optional_after[v + 1] + here
-        self.memo: dict[tuple[int, TableState, int], tuple[int | None, _Step | int | None]] = {}
-        self.colour_memo: dict[tuple[int, int, ColourState, int], list[ColourChoice]] = {}
-
-    # -- search --------------------------------------------------------------------------
-
-    def best(self, v: int, state: TableState, used: int) -> int | None:
-        """Most optional pieces placeable from number ``v`` on, or None if impossible."""
-        key = (v, state, used)
-        if key in self.memo:
-            return self.memo[key][0]
-        if v > self.numbers:
-            result = self._finish(state, used)
-            self.memo[key] = result
-            return result[0]
-        ceiling = self.optional_after[v] + self.opt_jokers
-        best_score: int | None = None
-        best_step: _Step | None = None
-        for step, gained in self._steps(v, state, used):
-            following = self.best(v + 1, tuple(c[3] for c in step.colours), step.jokers_used)
-            if following is None:
-                continue
-            score = following + gained
-            if best_score is None or score > best_score:
-                best_score, best_step = score, step
-                if score >= ceiling:
-                    break
-        self.memo[key] = (best_score, best_step)
-        return best_score
-
-    def _finish(self, state: TableState, used: int) -> tuple[int | None, int | None]:
-        """After the last number: no short run may stay open; leftover jokers form one meld."""
-        if any(n1 or n2 for n1, n2, _ in state):
-            return None, None
-        left = self.total_jokers - used
-        if left >= 3 and left <= max(self.numbers, len(COLOURS)):
-            return used + left - self.req_jokers, left
-        if used >= self.req_jokers:
-            return used - self.req_jokers, 0
-        return None, None
-
-    def _colour_choices(
-        self, c: int, v: int, cstate: ColourState, budget: int
-    ) -> list[ColourChoice]:
-        key = (c, v, cstate, budget)
-        cached = self.colour_memo.get(key)
-        if cached is not None:
-            return cached
-        n1, n2, n3 = cstate
-        must_extend = n1 + n2
-        # A joker starting a run here needs a real tile of this colour within reach.
-        reachable = n1 + n2 + n3 or self._tiles_ahead(c, v, budget)
-        joker_limit = budget if reachable else 0
-        choices: list[ColourChoice] = []
-        for jokers in range(joker_limit + 1):
-            for extra in range(self.opt[c][v] + 1):
-                real = self.req[c][v] + extra
-                for grouped in range(real + 1):
-                    in_runs = real - grouped + jokers
-                    if in_runs < must_extend:
-                        continue
-                    rest = in_runs - must_extend
-                    extended = min(n3, rest)
-                    choices.append((jokers, grouped, extra, (rest - extended, n1, n2 + extended)))
-        self.colour_memo[key] = choices
-        return choices
-
-    def _tiles_ahead(self, c: int, v: int, budget: int) -> bool:
-        last = min(self.numbers, v + budget)
-        return any(self.req[c][n] or self.opt[c][n] for n in range(v + 1, last + 1))
-
-    def _steps(self, v: int, state: TableState, used: int) -> Iterator[tuple[_Step, int]]:
-        budget = self.total_jokers - used
-        per_colour = [self._colour_choices(c, v, state[c], budget) for c in range(len(COLOURS))]
-        picked: list[ColourChoice] = []
-
-        def combine(c: int, jokers: int) -> Iterator[tuple[_Step, int]]:
-            if c == len(per_colour):
-                grouped = [choice[1] for choice in picked]
-                total = sum(grouped)
-                gained = sum(choice[2] for choice in picked)
-                top = budget - jokers if total else 0
-                for group_jokers in range(top + 1):
-                    if _groups_fit(grouped, group_jokers):
-                        step = _Step(tuple(picked), group_jokers, used + jokers + group_jokers)
-                        yield step, gained
-                return
-            for choice in per_colour[c]:
-                if jokers + choice[0] > budget:
-                    continue
-                picked.append(choice)
-                yield from combine(c + 1, jokers + choice[0])
-                picked.pop()
-
-        yield from combine(0, 0)
-
-    # -- the layout ----------------------------------------------------------------------
-
-    def solve(self) -> Arrangement | None:
-        start: TableState = tuple((0, 0, 0) for _ in COLOURS)
-        if self.best(1, start, 0) is None:
-            return None
-        melds: list[tuple[int, int, tuple[NumberPiece, ...]]] = []  # (first number, order, meld)
-        open_runs: list[list[list[NumberPiece]]] = [[] for _ in COLOURS]
-        run_start: dict[int, int] = {}
-        placed: list[NumberPiece] = []
-        state, used = start, 0
-        for v in range(1, self.numbers + 1):
-            step = self.memo[(v, state, used)][1]
-            assert isinstance(step, _Step)
-            grouped: list[list[NumberPiece]] = []
-            for c, (jokers, to_groups, extra, _) in enumerate(step.colours):
-                tile = Tile(COLOURS[c], v)
-                placed += [tile] * extra
-                real = self.req[c][v] + extra
-                grouped.append([tile] * to_groups)
-                in_runs: list[NumberPiece] = [tile] * (real - to_groups) + [JOKER] * jokers
-                runs = sorted(open_runs[c], key=len)
-                short = [run for run in runs if len(run) < 3]
-                long = [run for run in runs if len(run) >= 3]
-                extend = short + long[: max(0, len(in_runs) - len(short))]
-                for run in long[len(extend) - len(short) :]:
-                    melds.append((run_start[id(run)], c, tuple(run)))
-                for run, piece in zip(extend, in_runs, strict=False):
-                    run.append(piece)
-                fresh = [[piece] for piece in in_runs[len(extend) :]]
-                for run in fresh:
-                    run_start[id(run)] = v
-                open_runs[c] = extend + fresh
-            for group in build_groups(grouped, step.group_jokers):
-                melds.append((v, len(COLOURS), tuple(group)))
-            state, used = tuple(choice[3] for choice in step.colours), step.jokers_used
-        for c, runs in enumerate(open_runs):
-            melds += [(run_start[id(run)], c, tuple(run)) for run in runs]
-        left = self.memo[(self.numbers + 1, state, used)][1]
-        assert isinstance(left, int)
-        if left:
-            melds.append((self.numbers + 1, 0, (JOKER,) * left))
-        placed += [JOKER] * max(0, used + left - self.req_jokers)
-        melds.sort(key=lambda item: (item[0], item[1]))
-        return Arrangement(tuple(m for _, _, m in melds), tuple(placed))
-
-
-def _groups_fit(grouped: Sequence[int], jokers: int) -> bool:
-    """Can tiles of one number (``grouped[c]`` of colour c) plus jokers form groups of 3-4?"""
-    total = sum(grouped) + jokers
-    if total == 0:
-        return True
-    groups = max(max(grouped), -(-total // 4))
-    return 3 * groups <= total
+# Tables and best moves: one search by number over open runs per colour (van Rijn, Takes &
+# Vis 2016). ``arrange_table`` asks it to lay out the table; the best-move finder
+# (scorer.hints) asks it to lay out the table plus the most of the rack.
 
 
 def build_groups(
-    grouped: Sequence[list[NumberPiece]], jokers: int, count: int | None = None
+    grouped: Sequence[list[NumberPiece]], jokers: int, count: int
 ) -> list[list[NumberPiece]]:
-    """Deal tiles of one number into ``count`` groups (distinct colours each), jokers filling up.
-
-    ``count`` defaults to the fewest groups of 3-4 that can hold the tiles.
-    """
-    if count is None:
-        total = sum(len(tiles) for tiles in grouped) + jokers
-        count = max(max(len(tiles) for tiles in grouped), -(-total // 4)) if total else 0
+    """Deal tiles of one number into ``count`` groups (distinct colours each), jokers filling up."""
     if count == 0:
         return []
     groups: list[list[NumberPiece]] = [[] for _ in range(count)]
@@ -432,15 +246,546 @@ def build_groups(
     return [sorted(group, key=tile_sort_key) for group in groups]
 
 
-def arrange(
-    required: Iterable[NumberPiece], optional: Iterable[NumberPiece] = (), numbers: int = 13
-) -> Arrangement | None:
-    """Lay out all ``required`` pieces and as many ``optional`` ones as possible as melds.
+# A placed piece is worth COUNT_WEIGHT plus its value, so one more piece beats any value.
+COUNT_WEIGHT = 1 << 20
+# 3 or more leftover jokers form a meld of their own: room for 2 is all parking can need
+PARKING_NEEDED = 2
+# calls of the search before a position goes to the integer program (about 7 us a call)
+SEARCH_CALLS = 2000
 
-    ``arrange_table`` passes the table as required; a best-move finder passes the table as
-    required and the rack as optional. None when the required pieces cannot all be laid out.
+ColourState = tuple[int, int, int]  # open runs of length 1, 2, and 3 or more
+# The search packs a colour's state in 9 bits (3 per count: at most 2 tiles + 4 jokers a
+# number) and the table's state in one int, colour c at bit 9c: cheap to hash and to update.
+TableState = int
+Extras = tuple[int, int]  # opening: melds formed and opening value so far (capped); else room
+_COLOUR_BITS = 9
+_SHORT_RUNS = sum(0o77 << (_COLOUR_BITS * c) for c in range(len(COLOURS)))  # the n1, n2 bits
+_CLEAR = [~(0o777 << (_COLOUR_BITS * c)) for c in range(len(COLOURS))]
+
+
+def _pack(cstate: ColourState) -> int:
+    n1, n2, n3 = cstate
+    return n1 | n2 << 3 | n3 << 6
+
+
+def _key(
+    v: int, c: int, state: TableState, used: int, grouped: int, most: int, extras: Extras
+) -> int:
+    """One int for a search state (extras[1], an opening value, is unbounded: on top)."""
+    high = (((((extras[1] * 4 + extras[0]) * 4 + most) * 16 + grouped) * 8 + used) * 8 + c) * 32
+    return (high + v) << (_COLOUR_BITS * len(COLOURS)) | state
+
+
+@dataclass(frozen=True, slots=True)
+class _ColourChoice:
+    """What one colour does at one number."""
+
+    jokers: int  # jokers standing in this colour's runs here
+    grouped: int  # real tiles sent to groups
+    extra: int  # optional tiles used
+    extended: int  # runs of 3+ extended (the others end before this number)
+    after: int  # the colour's state after this number, packed and shifted into place
+    started: int  # runs started here
+    in_runs: int  # pieces (tiles and jokers) going into runs here
+    room: int  # jokers that runs ending here could take above their last tile
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A layout of the required pieces plus ``placed`` optional ones; ``score`` as maximised.
+
+    ``exact`` is false when a time budget ran out first: the best found, maybe not the best.
     """
-    return _Search(numbers, Counter(required), Counter(optional)).solve()
+
+    melds: tuple[tuple[NumberPiece, ...], ...]
+    placed: tuple[NumberPiece, ...]
+    score: int
+    exact: bool = True
+
+
+class _OverBudget(Exception):
+    """The search went past its calls: the position goes to the integer program."""
+
+
+@dataclass
+class _Search:
+    """Lay out every required piece plus optional ones, maximising (pieces placed, value).
+
+    Numbers go from 1 up and, within a number, colours one at a time (a broken-profile search:
+    the state holds the colours already decided at this number and the ones still to decide,
+    so the work per number is a sum over colours, not a product). Per colour the state is how
+    many runs are open with length 1, 2 and 3+; the rest is the jokers used so far, the tiles
+    sent to groups at this number (their sum and the most of one colour) and, for an opening,
+    the melds formed and their value. Short runs must be extended; 3+ runs may end. Jokers in
+    groups need no colour; leftover jokers may form one meld of jokers only.
+
+    Canonical jokers (not in opening mode, where a joker's place changes the value): any
+    layout can be rewritten so that every joker is needed where it stands, plus jokers
+    "parked" where there is room (above a run that ends below the top number, or in a group
+    of 3). So the search puts a joker only where a meld needs it: extending a short run, in a
+    group that would not be legal without it, inside a run (a 3+ run extended by a joker must
+    go on), or starting a run that reaches the top number; and it counts the room (up to 2,
+    as 3 leftover jokers form their own meld) to park the rest at the end. This cuts the
+    states by a large factor; the brute-force tests check that nothing is lost.
+
+    The memoised search is also a branch and bound (a state whose ceiling, every optional
+    piece still ahead, cannot beat the best found is cut), asked first for the whole rack, then
+    one piece fewer, and so on (``solve``).
+
+    With ``opening`` set (threshold, min_melds) the layout must form at least min_melds melds
+    worth at least threshold points (jokers count the number they stand for).
+    """
+
+    numbers: int
+    required: Counter[NumberPiece]
+    optional: Counter[NumberPiece]
+    opening: tuple[int, int] | None = None
+    max_calls: int | None = None  # OverBudget past this many calls of ``best``
+    # canonical jokers (above); never with an opening, where a joker's place changes its value
+    canonical: bool = True
+    memo: dict[int, tuple[int | None, Any, bool]] = field(default_factory=dict)
+    calls: int = 0
+
+    def __post_init__(self) -> None:
+        width = self.numbers + 3
+        colours = len(COLOURS)
+        self.req = count_grid(self.required, width)
+        self.opt = count_grid(self.optional, width)
+        self.avail = [
+            [r + o for r, o in zip(self.req[c], self.opt[c], strict=True)] for c in range(colours)
+        ]
+        self.req_jokers = self.required[JOKER]
+        self.opt_jokers = self.optional[JOKER]
+        self.total_jokers = self.req_jokers + self.opt_jokers
+        self.joker_score = COUNT_WEIGHT + JOKER_PENALTY
+        # ceiling[v][c]: the optional tiles' score from colour c at number v on, plus jokers
+        self.ceiling = [[0] * (colours + 1) for _ in range(width + 1)]
+        following = self.opt_jokers * self.joker_score
+        for v in range(self.numbers + 1, 0, -1):
+            self.ceiling[v][colours] = following
+            for c in range(colours - 1, -1, -1):
+                here = self.opt[c][v] * (COUNT_WEIGHT + v) if v <= self.numbers else 0
+                self.ceiling[v][c] = self.ceiling[v][c + 1] + here
+            following = self.ceiling[v][0]
+        # next_tile[c][v]: the first number above v holding a tile of colour c (or a big number)
+        self.next_tile = [[width * 2] * (width + 1) for _ in COLOURS]
+        for c in range(colours):
+            for v in range(width - 2, -1, -1):
+                ahead = v + 1
+                self.next_tile[c][v] = ahead if self.avail[c][ahead] else self.next_tile[c][ahead]
+        # gaps_above[c][v]: numbers above v (up to the top) without a tile of colour c
+        self.gaps_above = [[0] * (width + 1) for _ in COLOURS]
+        for c in range(colours):
+            for v in range(self.numbers - 1, 0, -1):
+                self.gaps_above[c][v] = self.gaps_above[c][v + 1] + (not self.avail[c][v + 1])
+        self.canonical = self.canonical and self.opening is None
+        self.colour_memo: dict[tuple[int, int, int, int], list[_ColourChoice]] = {}
+        self.threshold, self.min_melds = self.opening if self.opening else (0, 0)
+
+    # -- search --------------------------------------------------------------------------
+
+    def best(
+        self,
+        v: int,
+        c: int,
+        state: TableState,
+        used: int,
+        grouped: int,
+        most: int,
+        extras: Extras,
+        need: int = 0,
+    ) -> int | None:
+        """Best score of optional pieces placeable from (number v, colour c) on, or None.
+
+        ``grouped``/``most``: real tiles sent to groups at v so far, and the most of one colour.
+        Branch and bound: only a score of ``need`` or more matters to the caller. The answer is
+        exact when it is ``need`` or more; below that it is only an upper bound (None: no
+        layout at all). The memo keeps exact answers and bounds apart.
+        """
+        self.calls += 1
+        if self.max_calls is not None and self.calls > self.max_calls:
+            raise _OverBudget
+        key = _key(v, c, state, used, grouped, most, extras)
+        found = self.memo.get(key)
+        if found is not None:
+            score, _, exact = found
+            if exact or score is None or score < need:
+                return score
+        if v > self.numbers:
+            result = self._finish(state, used, extras)
+            self.memo[key] = (*result, True)
+            return result[0]
+        budget = self.total_jokers - used
+        if c == 0 and self._deficit(v, state) > budget:
+            self.memo[key] = (None, None, True)
+            return None
+        ceiling = self.ceiling[v][c]
+        if ceiling < need:
+            return ceiling
+        best_score: int | None = None
+        best_move: _ColourChoice | tuple[int, int] | None = None
+        bound: int | None = None
+        if c == len(COLOURS):
+            for group_jokers in range(budget + 1 if grouped else 1):
+                groups = _group_count(grouped, most, group_jokers)
+                if groups is None:
+                    continue
+                if self.canonical:
+                    # a joker the groups could do without is parked at the end instead
+                    if group_jokers and _group_count(grouped, most, group_jokers - 1) is not None:
+                        continue
+                    after = self._park(
+                        extras, 4 * groups - grouped - group_jokers, used + group_jokers
+                    )
+                else:
+                    after = self._add(extras, groups, (grouped + group_jokers) * v)
+                target = need if best_score is None else best_score + 1
+                score = self.best(v + 1, 0, state, used + group_jokers, 0, 0, after, target)
+                if score is None:
+                    continue
+                if score >= target:
+                    best_score, best_move = score, (group_jokers, groups)
+                    if score >= ceiling:
+                        break
+                elif bound is None or score > bound:
+                    bound = score
+        else:
+            gain = COUNT_WEIGHT + v
+            code = state >> (_COLOUR_BITS * c) & 0o777
+            for choice in self._colour_choices(c, v, code, budget):
+                if self.canonical:
+                    after = self._park(extras, choice.room, used + choice.jokers)
+                else:
+                    after = self._add(extras, choice.started, choice.in_runs * v)
+                target = need if best_score is None else best_score + 1
+                gained = choice.extra * gain
+                following = self.best(
+                    v,
+                    c + 1,
+                    state & _CLEAR[c] | choice.after,
+                    used + choice.jokers,
+                    grouped + choice.grouped,
+                    max(most, choice.grouped),
+                    after,
+                    target - gained,
+                )
+                if following is None:
+                    continue
+                score = following + gained
+                if score >= target:
+                    best_score, best_move = score, choice
+                    if score >= ceiling:
+                        break
+                elif bound is None or score > bound:
+                    bound = score
+        if best_score is not None:
+            self.memo[key] = (best_score, best_move, True)
+            return best_score
+        self.memo[key] = (bound, None, bound is None)
+        return bound
+
+    def _deficit(self, v: int, state: TableState) -> int:
+        """Jokers needed at number ``v`` to extend the short runs open, beyond the tiles there."""
+        needed = 0
+        for colour in range(len(COLOURS)):
+            code = state >> (_COLOUR_BITS * colour)
+            short = (code & 7) + (code >> 3 & 7) - self.avail[colour][v]
+            if short > 0:
+                needed += short
+        return needed
+
+    def _park(self, extras: Extras, room: int, used: int) -> Extras:
+        """Canonical mode: the room for parked jokers, capped at what can still be needed.
+
+        That is the jokers not yet used, and at most 2 (3 or more form their own meld).
+        """
+        needed = min(PARKING_NEEDED, self.total_jokers - used)
+        return (min(needed, extras[0] + room), 0)
+
+    def _add(self, extras: Extras, melds: int, value: int) -> Extras:
+        return (min(self.min_melds, extras[0] + melds), min(self.threshold, extras[1] + value))
+
+    def _finish(
+        self, state: TableState, used: int, extras: Extras
+    ) -> tuple[int | None, int | None]:
+        """No short run may stay open; leftover jokers form a meld of their own or are parked.
+
+        The second value is the number of leftover jokers laid down.
+        """
+        if state & _SHORT_RUNS:
+            return None, None
+        left = self.total_jokers - used
+        if self.canonical:
+            laid = left if 3 <= left <= max(self.numbers, len(COLOURS)) else min(left, extras[0])
+            if used + laid < self.req_jokers:
+                return None, None
+            return (used + laid - self.req_jokers) * self.joker_score, laid
+        melds, value = extras
+        if 3 <= left <= max(self.numbers, len(COLOURS)):
+            melds, value = melds + 1, value + self._jokers_only_value(left)
+            if melds >= self.min_melds and value >= self.threshold:
+                return (used + left - self.req_jokers) * self.joker_score, left
+            return None, None
+        if used >= self.req_jokers and melds >= self.min_melds and value >= self.threshold:
+            return (used - self.req_jokers) * self.joker_score, 0
+        return None, None
+
+    def _jokers_only_value(self, count: int) -> int:
+        if count <= len(COLOURS):
+            return count * self.numbers  # a group of the highest number
+        return sum(range(self.numbers - count + 1, self.numbers + 1))
+
+    def _colour_choices(self, c: int, v: int, code: int, budget: int) -> list[_ColourChoice]:
+        key = (c, v, code, budget)
+        cached = self.colour_memo.get(key)
+        if cached is not None:
+            return cached
+        n1, n2, n3 = code & 7, code >> 3 & 7, code >> 6
+        shift = _COLOUR_BITS * c
+        must_extend = n1 + n2
+        # A joker starting a run here needs a real tile of this colour within reach.
+        reachable = must_extend + n3 > 0 or self.next_tile[c][v] <= v + budget
+        joker_limit = budget if reachable else 0
+        splitting = self.min_melds > 1  # ending a run to start another makes one more meld
+        next_tiles, later_tiles = self.avail[c][v + 1], self.avail[c][v + 2]
+        choices: list[_ColourChoice] = []
+        # most optional tiles first: good layouts are found early and the ceiling cuts sooner
+        for extra in range(self.opt[c][v], -1, -1):
+            real = self.req[c][v] + extra
+            for jokers in range(joker_limit + 1):
+                spare = budget - jokers
+                # jokers extend the short runs first: there they add no obligation
+                jokers_short = min(jokers, must_extend)
+                jokers_free = jokers - jokers_short
+                for grouped in range(real + 1):
+                    tiles_free = real - grouped - (must_extend - jokers_short)
+                    if tiles_free < 0:
+                        continue
+                    most = min(n3, tiles_free + jokers_free)
+                    for extended in range(0 if splitting else most, most + 1):
+                        started = tiles_free + jokers_free - extended
+                        by_tile = min(extended, tiles_free)
+                        # canonical runs start with a joker only when they end at the top
+                        joker_starts = started - (tiles_free - by_tile)
+                        if joker_starts and self.canonical and self.gaps_above[c][v] > spare:
+                            continue
+                        if self.canonical:
+                            # a 3+ run extended by a joker must go on (no joker ends a run)
+                            pending, long = n1 + extended - by_tile, n2 + by_tile
+                        else:
+                            pending, long = n1, n2 + extended
+                        # open short runs need tiles (or jokers) at the next numbers
+                        if started + pending > next_tiles + spare or started > later_tiles + spare:
+                            continue
+                        # a run that ends leaves room for jokers above it
+                        room = (n3 - extended) * (self.numbers - v + 1)
+                        # 3+ runs beyond what the next number can extend are all alike: they end
+                        fit = max(0, next_tiles + spare - started - pending)
+                        if long > fit:
+                            room += (long - fit) * (self.numbers - v)
+                            long = fit
+                        choices.append(
+                            _ColourChoice(
+                                jokers,
+                                grouped,
+                                extra,
+                                extended,
+                                _pack((started, pending, long)) << shift,
+                                started,
+                                real - grouped + jokers,
+                                room,
+                            )
+                        )
+        self.colour_memo[key] = choices
+        return choices
+
+    # -- the layout ----------------------------------------------------------------------
+
+    def solve(self) -> Solution | None:
+        start: TableState = 0
+        # aspiration: ask for every optional piece first, then one fewer, ... (the memo keeps
+        # what each round learnt); most positions place all or nearly all of the rack
+        pieces = sum(self.optional.values())
+        for count in range(pieces, -1, -1):
+            score = self.best(1, 0, start, 0, 0, 0, (0, 0), count * COUNT_WEIGHT)
+            if score is None or score >= count * COUNT_WEIGHT:
+                break
+        if score is None:
+            return None
+        return self._solution(score)
+
+    def _solution(self, score: int) -> Solution:
+        """Follow the memo's moves from the start to the layout scoring ``score``."""
+        start: TableState = 0
+        layout = _Layout(self.numbers)
+        placed: list[NumberPiece] = []
+        state, used, extras = start, 0, (0, 0)
+        for v in range(1, self.numbers + 1):
+            grouped: list[list[NumberPiece]] = []
+            in_groups, most = 0, 0
+            for c in range(len(COLOURS)):
+                choice = self.memo[_key(v, c, state, used, in_groups, most, extras)][1]
+                assert isinstance(choice, _ColourChoice)
+                tile = Tile(COLOURS[c], v)
+                placed += [tile] * choice.extra
+                real = self.req[c][v] + choice.extra
+                grouped.append([tile] * choice.grouped)
+                layout.runs_step(c, v, tile, real - choice.grouped, choice, self.canonical)
+                if self.canonical:
+                    extras = self._park(extras, choice.room, used + choice.jokers)
+                else:
+                    extras = self._add(extras, choice.started, choice.in_runs * v)
+                state = state & _CLEAR[c] | choice.after
+                used += choice.jokers
+                in_groups += choice.grouped
+                most = max(most, choice.grouped)
+            move = self.memo[_key(v, len(COLOURS), state, used, in_groups, most, extras)][1]
+            assert isinstance(move, tuple)
+            group_jokers, groups = move
+            layout.groups(v, build_groups(grouped, group_jokers, groups))
+            if self.canonical:
+                extras = self._park(
+                    extras, 4 * groups - in_groups - group_jokers, used + group_jokers
+                )
+            else:
+                extras = self._add(extras, groups, (in_groups + group_jokers) * v)
+            used += group_jokers
+        laid = self.memo[_key(self.numbers + 1, 0, state, used, 0, 0, extras)][1]
+        assert isinstance(laid, int)
+        melds = layout.finish(laid)
+        placed += [JOKER] * max(0, used + laid - self.req_jokers)
+        return Solution(melds, tuple(placed), score)
+
+
+class _Layout:
+    """Builds the melds of a solution number by number, following the search's choices."""
+
+    def __init__(self, numbers: int) -> None:
+        self.numbers = numbers
+        self.melds: list[tuple[int, int, list[NumberPiece]]] = []  # (first number, order, meld)
+        # per colour: runs that must be extended (short, or a 3+ run ending with a joker that
+        # has to go on) and runs of 3+ that may end
+        self.must: list[list[tuple[int, list[NumberPiece]]]] = [[] for _ in COLOURS]
+        self.free: list[list[tuple[int, list[NumberPiece]]]] = [[] for _ in COLOURS]
+
+    def runs_step(
+        self, c: int, v: int, tile: Tile, tiles: int, choice: _ColourChoice, canonical: bool
+    ) -> None:
+        jokers = choice.jokers
+        must, free = self.must[c], self.free[c]
+        next_must: list[tuple[int, list[NumberPiece]]] = []
+        next_free: list[tuple[int, list[NumberPiece]]] = []
+        for start, run in must:  # jokers first: on a short run they add no obligation
+            if jokers:
+                run.append(JOKER)
+                jokers -= 1
+            else:
+                run.append(tile)
+                tiles -= 1
+            (next_free if len(run) >= 3 else next_must).append((start, run))
+        for index, (start, run) in enumerate(free):
+            if index >= choice.extended:
+                self.melds.append((start, c, run))
+            elif tiles:
+                run.append(tile)
+                tiles -= 1
+                next_free.append((start, run))
+            else:
+                run.append(JOKER)
+                jokers -= 1
+                (next_must if canonical else next_free).append((start, run))
+        fresh: list[NumberPiece] = [tile] * tiles + [JOKER] * jokers
+        next_must += [(v, [piece]) for piece in fresh]
+        assert tiles >= 0 and jokers >= 0 and len(fresh) == choice.started
+        self.must[c], self.free[c] = next_must, next_free
+
+    def groups(self, v: int, groups: list[list[NumberPiece]]) -> None:
+        self.melds += [(v, len(COLOURS), group) for group in groups]
+
+    def finish(self, jokers: int) -> tuple[tuple[NumberPiece, ...], ...]:
+        """Close every run; lay ``jokers`` leftover jokers as a meld of their own or parked."""
+        for c in range(len(COLOURS)):
+            assert not self.must[c]
+            self.melds += [(start, c, run) for start, run in self.free[c]]
+        if jokers >= 3:
+            self.melds.append((self.numbers + 1, 0, [JOKER] * jokers))
+        else:
+            for _ in range(jokers):
+                self._park()
+        self.melds.sort(key=lambda item: (item[0], item[1]))
+        return tuple(tuple(meld) for _, _, meld in self.melds)
+
+    def _park(self) -> None:
+        """One joker into a group of 3, else above or below a run with room."""
+        for _, order, meld in self.melds:
+            if order == len(COLOURS) and len(meld) == 3:
+                meld.append(JOKER)
+                return
+        for index, (start, order, meld) in enumerate(self.melds):
+            if order < len(COLOURS) and start + len(meld) - 1 < self.numbers:
+                meld.append(JOKER)
+                return
+            if order < len(COLOURS) and start > 1:
+                meld.insert(0, JOKER)
+                self.melds[index] = (start - 1, order, meld)
+                return
+        raise AssertionError("no room for a parked joker")
+
+
+def _group_count(grouped: int, most: int, jokers: int) -> int | None:
+    """The most groups of 3-4 pieces one number makes (``most``: tiles of one colour), or None.
+
+    ``total // 3`` groups is the most; when it fails, fewer fail too (0 for no pieces).
+    """
+    total = grouped + jokers
+    count = total // 3
+    if total and (4 * count < total or most > count):
+        return None
+    return count
+
+
+def solve_number_tiles(
+    required: Sequence[NumberPiece],
+    optional: Sequence[NumberPiece],
+    numbers: int,
+    opening: tuple[int, int] | None = None,
+    deadline: float | None = None,
+    search_calls: int | None = None,
+) -> Solution | None:
+    """Lay out all ``required`` pieces and the best choice of ``optional`` ones (None: no way).
+
+    ``opening`` = (threshold, min_melds) asks for an opening: at least min_melds melds worth
+    threshold points or more (the empty layout then does not count).
+
+    The search runs first; past ``search_calls`` calls (SEARCH_CALLS: tens of milliseconds)
+    the position goes to the integer program of ``scorer.tilemip``, which bounds the tail.
+    Both are exact. ``deadline`` (a ``time.perf_counter`` time) stops the integer program
+    there: the best layout found so far comes back with ``exact`` false, or TimeoutError
+    when there is none.
+    """
+    limit = SEARCH_CALLS if search_calls is None else search_calls
+    search = _Search(numbers, Counter(required), Counter(optional), opening, max_calls=limit)
+    with suppress(_OverBudget):
+        return search.solve()
+    from scorer import tilemip
+
+    relaxation = tilemip.relax(required, optional, numbers, opening)
+    if relaxation is None:
+        return None
+    # its vertex when integral (then the best), else HiGHS's branch and bound
+    found = relaxation.integral() or relaxation.branch_and_bound(deadline)
+    if found is None:
+        return None
+    score = found.count * COUNT_WEIGHT + found.value
+    return Solution(found.melds, found.placed, score, found.exact)
+
+
+def arrange(pieces: Iterable[NumberPiece], numbers: int = 13) -> Solution | None:
+    """Lay out all ``pieces`` as melds (None when they cannot all be): ``arrange_table``'s
+    question, the best-move search with nothing optional. Its jokers are not made canonical:
+    with nothing optional that buys no speed, and a table keeps its jokers in the melds the
+    search finds for them instead of parked at the end."""
+    return _Search(numbers, Counter(pieces), Counter(), canonical=False).solve()
 
 
 def lonely_tile(pieces: Sequence[NumberPiece], numbers: int) -> Tile | None:
@@ -533,23 +878,7 @@ class NumberTileRules:
     def check_opening(self, melds: Sequence[Sequence[Piece]]) -> OpeningVerdict:
         self._checked([p for meld in melds for p in meld], "in these melds")
         verdicts = [self.check_meld(meld) for meld in melds]
-        value = sum(v.value or 0 for v in verdicts if v.valid)
-        problems: list[str] = []
-        for number, verdict in enumerate(verdicts, start=1):
-            if not verdict.valid:
-                problems.append(f"meld {number} is not valid: {verdict.reason}")
-        if not verdicts:
-            problems.append("an opening needs at least one meld")
-        elif value < self.threshold:
-            problems.append(
-                f"{value} of {self.threshold} points: an opening needs {self.threshold}"
-            )
-        if verdicts and len(verdicts) < self.min_melds:
-            problems.append(
-                f"{len(verdicts)} of {self.min_melds} melds: "
-                f"an opening needs at least {self.min_melds} melds"
-            )
-        return OpeningVerdict(value, self.threshold, not problems, "; ".join(problems) or None)
+        return judge_opening(verdicts, self.threshold, self.min_melds)
 
     # -- tables --------------------------------------------------------------------------
 
@@ -585,12 +914,10 @@ class NumberTileRules:
             deltas[winner] = sum(values.values()) * factor
             outcome = "remik-from-hand" if from_hand else "out"
             return HandScore(outcome, winner, {p: deltas[p] for p in players}, details=details)
-        lowest = min(values.values())
-        tied = [name for name in players if values[name] == lowest]
-        if len(tied) > 1:
-            details["tied"] = tied
-            return HandScore("stock-exhausted", None, {p: 0 for p in players}, details=details)
-        best = tied[0]
+        leaders = lowest_racks(values)
+        if len(leaders) > 1:
+            return tied_hand(values, leaders)
+        best, lowest = leaders[0], values[leaders[0]]
         deltas = {name: -(values[name] - lowest) for name in players if name != best}
         deltas[best] = -sum(deltas.values())
         return HandScore("stock-exhausted", best, {p: deltas[p] for p in players}, details=details)

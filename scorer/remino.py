@@ -32,8 +32,22 @@ from itertools import combinations
 from typing import Any
 
 from scorer.errors import HandError, PieceError
-from scorer.game import GameType, HandScore, MeldVerdict, OpeningVerdict, TableVerdict
-from scorer.hands import read_from_hand, read_player, read_players, read_racks
+from scorer.game import (
+    GameType,
+    HandScore,
+    MeldVerdict,
+    OpeningVerdict,
+    TableVerdict,
+    judge_opening,
+)
+from scorer.hands import (
+    lowest_racks,
+    read_from_hand,
+    read_player,
+    read_players,
+    read_racks,
+    tied_hand,
+)
 from scorer.options import OptionSpec
 from scorer.pieces import Domino, Piece, parse_domino
 from scorer.sets import DOMINO_SETS, check_available, dominoes
@@ -248,23 +262,9 @@ class ReminoRules:
         return MeldVerdict(tuple(tiles), True, kind=best.kind, value=best.value, readings=values)
 
     def check_opening(self, melds: Sequence[Sequence[Piece]]) -> OpeningVerdict:
-        threshold = int(self.options["opening"])
-        if not melds:
-            return OpeningVerdict(0, threshold, False, "an opening needs at least one meld")
         self._dominoes([p for meld in melds for p in meld], "in these melds")
         verdicts = [self.check_meld(meld) for meld in melds]
-        value = sum(v.value or 0 for v in verdicts if v.valid)
-        bad = [v for v in verdicts if not v.valid]
-        if bad:
-            names = " ".join(p.name for p in bad[0].pieces)
-            return OpeningVerdict(
-                value, threshold, False, f"{names} is not a meld: {bad[0].reason}"
-            )
-        if value < threshold:
-            return OpeningVerdict(
-                value, threshold, False, f"the opening has {value} of {threshold} points"
-            )
-        return OpeningVerdict(value, threshold, True)
+        return judge_opening(verdicts, int(self.options["opening"]))
 
     # ---- table ------------------------------------------------------------------------------
 
@@ -313,10 +313,9 @@ class ReminoRules:
         values = {name: self.rack_value(racks[name]) for name in players}
         details: dict[str, Any] = {"rack_values": dict(values)}
         if winner is None:
-            lowest = min(values.values())
-            leaders = [name for name in players if values[name] == lowest]
+            leaders = lowest_racks(values)
             if len(leaders) > 1:
-                return HandScore("tie", None, {name: 0 for name in players}, None, details)
+                return tied_hand(values, leaders)
             winner = leaders[0]
             outcome = "stock-exhausted"
         else:

@@ -1,5 +1,5 @@
-"""The number-tile layout as an integer program, for positions the search in ``scorer.hints``
-finds hard (tables holding jokers where some rack tile cannot be placed).
+"""The number-tile layout as an integer program, for positions the search in
+``scorer.numbertiles`` finds hard (tables holding jokers where some rack tile cannot be placed).
 
 Exact, with jokers anywhere the rules allow. Per colour the runs are a flow over the numbers,
 as the search's state: ``a`` runs start at n, every run of length 1 or 2 goes on, ``q`` of the
@@ -206,7 +206,7 @@ def relax(
     opening: tuple[int, int] | None = None,
 ) -> Relaxation | None:
     """The position's program with its LP optimum; None when not even the LP has a solution
-    (then no layout exists). Arguments as ``scorer.hints.solve_number_tiles``."""
+    (then no layout exists). Arguments as ``scorer.numbertiles.solve_number_tiles``."""
     import highspy
     import numpy as np
 

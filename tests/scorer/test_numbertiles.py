@@ -7,7 +7,7 @@ import pytest
 
 from scorer.errors import HandError, PieceError
 from scorer.games import make_rules
-from scorer.numbertiles import arrange, judge_meld, lonely_tile, rack_value
+from scorer.numbertiles import judge_meld, lonely_tile, rack_value, solve_number_tiles
 from scorer.pieces import Joker, Tile, parse_tile
 
 
@@ -268,13 +268,13 @@ def test_lonely_tile():
     assert lonely_tile(tiles("blue-9 blue-11 joker"), 13) is None
 
 
-# --- the engine for a best-move finder: table required, rack optional -------------------------
+# --- the one search, as the best-move finder asks it: table required, rack optional ----------
 
 
 def test_arrange_places_as_much_of_the_rack_as_possible():
     table = tiles("red-3 red-4 red-5 blue-7 black-7 orange-7")
     rack = tiles("red-6 red-7 blue-1 joker")
-    found = arrange(table, rack, numbers=13)
+    found = solve_number_tiles(table, rack, 13)
     assert found is not None
     # red-6 and red-7 extend the run (red-7 could also join the 7s); the joker can go anywhere
     assert Counter(found.placed) == Counter(tiles("red-6 red-7 joker"))
@@ -285,10 +285,10 @@ def test_arrange_places_as_much_of_the_rack_as_possible():
 
 
 def test_arrange_rejects_an_impossible_table_whatever_the_rack():
-    assert arrange(tiles("red-1 red-2"), tiles("red-3"), numbers=13) is not None
-    assert arrange(tiles("red-1 blue-2"), tiles("red-3 joker"), numbers=13) is None
+    assert solve_number_tiles(tiles("red-1 red-2"), tiles("red-3"), 13) is not None
+    assert solve_number_tiles(tiles("red-1 blue-2"), tiles("red-3 joker"), 13) is None
 
 
 def test_arrange_may_place_nothing():
-    found = arrange(tiles("red-1 red-2 red-3"), tiles("blue-9"), numbers=13)
+    found = solve_number_tiles(tiles("red-1 red-2 red-3"), tiles("blue-9"), 13)
     assert found is not None and found.placed == ()

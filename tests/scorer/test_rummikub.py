@@ -100,7 +100,7 @@ def test_stock_exhausted_lowest_rack_wins(rules):
 
 def test_stock_exhausted_tie_for_lowest_scores_nothing(rules):
     scored = rules.score_hand(hand(None, {"p1": ["red-5"], "p2": ["blue-5"], "p3": ["joker"]}))
-    assert (scored.outcome, scored.winner) == ("stock-exhausted", None)
+    assert (scored.outcome, scored.winner) == ("tie", None)
     assert scored.deltas == {"p1": 0, "p2": 0, "p3": 0}
     assert scored.details["tied"] == ["p1", "p2"]
 

@@ -8,8 +8,8 @@ import pytest
 
 from scorer import tilemip
 from scorer.games import make_rules
-from scorer.hints import Position, hint, number_tile_hint, solve_number_tiles
-from scorer.numbertiles import judge_meld, rack_value
+from scorer.hints import Position, hint, number_tile_hint
+from scorer.numbertiles import judge_meld, rack_value, solve_number_tiles
 from scorer.pieces import COLOURS, Joker, Tile
 from scorer.sets import number_tiles
 
@@ -95,7 +95,7 @@ def test_a_budget_gives_the_best_found_marked(monkeypatch):
 
     monkeypatch.setattr(tilemip.Relaxation, "integral", lambda self: None)
     monkeypatch.setattr(tilemip.Relaxation, "branch_and_bound", too_slow)
-    monkeypatch.setattr("scorer.hints.SEARCH_CALLS", 0)
+    monkeypatch.setattr("scorer.numbertiles.SEARCH_CALLS", 0)
     rules = make_rules("rummikub")
     melds = [[Tile("red", 1), Tile("red", 2), Tile("red", 3)]]
     position = Position(tuple(map(tuple, melds)), tuple(melds[0]), (Tile("red", 4),), True)
