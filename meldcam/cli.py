@@ -16,7 +16,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("scorer.cli", "vision.cli", "webapp.cli", "training.cli")
+COMMAND_MODULES = ("scorer.cli", "vision.cli", "vision.worker", "webapp.cli", "training.cli")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

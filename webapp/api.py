@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from scorer import api as scorer_api
 from scorer.errors import MeldcamError
 from vision.api import KINDS
-from webapp import bounds, idempotency, matches, photos
+from webapp import bounds, idempotency, matches, photos, workers
 from webapp.db import Game, reading, transaction
 from webapp.idempotency import Answer
 
@@ -48,6 +48,13 @@ def _api_error(error: ApiError) -> tuple[Response, int]:
 
 @bp.errorhandler(photos.Busy)
 def _busy(error: photos.Busy) -> tuple[Response, int]:
+    response = jsonify({"error": str(error)})
+    response.headers["Retry-After"] = str(error.retry_after)
+    return response, 503
+
+
+@bp.errorhandler(workers.QueueUnavailable)
+def _no_reader(error: workers.QueueUnavailable) -> tuple[Response, int]:
     response = jsonify({"error": str(error)})
     response.headers["Retry-After"] = str(error.retry_after)
     return response, 503

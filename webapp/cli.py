@@ -2,9 +2,10 @@
 ``meldcam db upgrade|current|revision``: the database's schema (``webapp.schema``).
 
 ``--https`` says the app is reached over HTTPS (a TLS terminator in front): links are https and
-the session cookie is ``Secure``. ``--proxy ADDRESS`` trusts that reverse proxy's
-``X-Forwarded-For`` / ``-Proto`` headers, so rate limits count each player, not the proxy, and a
-request that came over HTTPS is known as such. The ``Server`` header names no version.
+the session cookie is ``Secure``. ``--proxy ADDRESS`` trusts that reverse proxy's (or load
+balancer's) ``X-Forwarded-For`` / ``-Proto`` / ``-Host`` headers, so rate limits count each
+player, not the proxy, a request that came over HTTPS is known as such, and links name the
+address the players use. The ``Server`` header names no version.
 """
 
 from __future__ import annotations
@@ -69,13 +70,14 @@ def server_options(args: argparse.Namespace) -> dict[str, Any]:
         options.update(
             trusted_proxy=args.proxy,
             trusted_proxy_count=1,
-            trusted_proxy_headers={"x-forwarded-for", "x-forwarded-proto"},
+            trusted_proxy_headers={"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"},
             clear_untrusted_proxy_headers=True,
         )
     return options
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import OperationalError
     from waitress import create_server
 
     from webapp import ConfigurationError, create_app
@@ -84,6 +86,9 @@ def _serve(args: argparse.Namespace) -> int:
         app = create_app({"HTTPS": True} if getattr(args, "https", False) else None)
     except ConfigurationError as error:
         print(f"meldcam: {error}", file=sys.stderr)
+        return 2
+    except OperationalError as error:  # the database is down or the URL is wrong
+        print(f"meldcam: cannot open the database: {error.orig}", file=sys.stderr)
         return 2
     # waitress cuts a body over 4x the app's upload limit before spooling it all to disk (its own
     # limit is 1 GB); up to there the app answers a clear 413
@@ -98,7 +103,8 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"meldcam: serving on {url}", flush=True)
     if args.host in {"127.0.0.1", "localhost"}:
         print("meldcam: for phones on the LAN, run with --host 0.0.0.0", flush=True)
-    threading.Thread(target=_warm_recogniser, args=(app,), daemon=True).start()
+    if not app.config.get("REDIS_URL"):  # with recognition workers, they hold the models
+        threading.Thread(target=_warm_recogniser, args=(app,), daemon=True).start()
     try:
         server.run()
     except KeyboardInterrupt:

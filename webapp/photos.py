@@ -7,7 +7,9 @@ message whatever the recogniser makes of it: empty file, not an image, a decompr
 (more than ``MAX_PIXELS``), a truncated file. What is stored, and read, is the photo upright,
 no larger than ``MAX_SIDE`` and without metadata (``check_photo``).
 
-Photos are taken in turn: ``RECOGNISE_WORKERS`` (1) at a time are decoded and read, up to
+Photos are read in this process by default, or by recognition workers (``meldcam worker``) when
+``REDIS_URL`` is set (``webapp.workers``). Photos are taken in turn: ``RECOGNISE_WORKERS`` (1;
+with workers, ``RECOGNISE_IN_FLIGHT``) at a time are decoded and read, up to
 ``RECOGNISE_QUEUE`` (4) more wait for their turn, and past that (or after ``RECOGNISE_WAIT_S``
 seconds of waiting) the upload is answered 503 with ``Retry-After`` (``Busy``): memory stays
 bounded however many phones send at once, and the machine's few cores, which the recogniser
@@ -18,12 +20,11 @@ double-nine game is never labelled 10-12. The set goes only to a domino recognis
 ``recognise`` takes ``set_name`` (test stand-ins may not); tiles and cards never get one. If the
 recogniser does not know the set (``vision.errors.UnknownSet``) the photo is read again with no
 set (every domino 0-12) and the scorer then names any piece outside the game's set; it is never
-a 500.
+a 500 (``vision.jobs.read``, the same steps in a worker).
 """
 
 from __future__ import annotations
 
-import inspect
 import io
 import logging
 import math
@@ -43,8 +44,10 @@ from sqlalchemy.orm import Session
 from scorer.errors import MeldcamError
 from scorer.game import Rules
 from scorer.pieces import Domino
+from vision import jobs
 from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
 from vision.labels import DOMINO_SET_TOPS
+from webapp import workers
 from webapp.bounds import clip
 from webapp.db import Photo, PhotoData
 
@@ -112,8 +115,10 @@ DEFAULTS = {
 def init_photos(app: Flask) -> None:
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, value)
+    queue = workers.init_queue(app)
     app.extensions[GATE_KEY] = Gate(
-        int(app.config["RECOGNISE_WORKERS"]),
+        # with a queue, this node's photos wait on the workers, not on its own cores
+        int(app.config["RECOGNISE_WORKERS"]) if queue is None else queue.in_flight,
         int(app.config["RECOGNISE_QUEUE"]),
         float(app.config["RECOGNISE_WAIT_S"]),
         int(app.config["RECOGNISE_RETRY_AFTER"]),
@@ -250,15 +255,6 @@ def domino_set_name(rules: Rules) -> str | None:
     return DOMINO_SETS_BY_TOP.get(max(tops)) if tops else None
 
 
-def takes_set_name(recogniser: Any) -> bool:
-    """Whether ``recogniser.recognise`` accepts ``set_name`` (the domino reader does)."""
-    try:
-        parameters = inspect.signature(recogniser.recognise).parameters.values()
-    except (TypeError, ValueError, AttributeError):
-        return False
-    return any(p.name == "set_name" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
-
-
 def get_recogniser(kind: str) -> Any:
     """The recogniser for ``kind``; tests and benchmarks may set ``RECOGNISER_FACTORY``."""
     factory: Callable[[str], Any] | None = current_app.config.get("RECOGNISER_FACTORY")
@@ -271,20 +267,24 @@ def recognise(kind: str, photo: CheckedPhoto, set_name: str | None = None) -> di
     ``set_name`` (dominoes only) limits the labels to the game's set where the recogniser
     can; a set it does not know means reading with no set, never an error for the player.
     """
+    queue: workers.RecognitionQueue | None = current_app.extensions.get(workers.EXTENSION_KEY)
+    if queue is not None:  # MELDCAM_REDIS_URL: read by a `meldcam worker`
+        answer = queue.read(kind, photo.data, set_name)
+        if answer.get("error") == "image":
+            raise PhotoError(answer["message"])
+        if "error" in answer:
+            raise RecogniserMissing(
+                f"the photo reader cannot read these pieces ({answer['message']}): "
+                "enter the pieces by tapping"
+            )
+        return dict(answer["result"])
     recogniser = get_recogniser(kind)
-    attempts: list[dict[str, Any]] = [{}]
-    if kind == "dominoes" and set_name is not None and takes_set_name(recogniser):
-        attempts.insert(0, {"set_name": set_name})
-    last_error: Exception | None = None
     with _recognise_lock:
-        for arguments in attempts:
-            try:
-                return dict(recogniser.recognise(photo.data, **arguments))
-            except ImageError as error:
-                raise PhotoError(str(error)) from None
-            except UnknownSet as error:
-                log.warning("domino reader: %s; reading with no set", error)
-                last_error = error
-    raise RecogniserMissing(
-        f"the photo reader cannot read this set ({last_error}): enter the pieces by tapping"
-    )
+        try:
+            return jobs.read(recogniser, kind, photo.data, set_name)
+        except ImageError as error:
+            raise PhotoError(str(error)) from None
+        except UnknownSet as last_error:
+            raise RecogniserMissing(
+                f"the photo reader cannot read this set ({last_error}): enter the pieces by tapping"
+            ) from None

@@ -48,18 +48,50 @@ def _admin(server: URL, statement: str) -> None:
         engine.dispose()
 
 
+_templates: list[URL] = []
+
+
+def _template_url() -> URL:
+    """A database migrated to head once per run, copied for each test (fast)."""
+    if not _templates:
+        server = postgres_server()
+        name = f"meldcam_template_{os.getpid()}"
+        _admin(server, f"DROP DATABASE IF EXISTS {name}")
+        _admin(server, f"CREATE DATABASE {name}")
+        engine = make_engine(server.set(database=name).render_as_string(hide_password=False))
+        schema.upgrade(engine)
+        engine.dispose()
+        _templates.append(server.set(database=name))
+    return _templates[0]
+
+
 @pytest.fixture(scope="session")
 def postgres_template() -> Iterator[URL]:
-    """A database migrated to head once per run, copied for each test (fast)."""
-    server = postgres_server()
-    name = f"meldcam_template_{os.getpid()}"
-    _admin(server, f"DROP DATABASE IF EXISTS {name}")
-    _admin(server, f"CREATE DATABASE {name}")
-    engine = make_engine(server.set(database=name).render_as_string(hide_password=False))
-    schema.upgrade(engine)
-    engine.dispose()
-    yield server.set(database=name)
-    _admin(server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    yield _template_url()
+    for url in _templates:
+        _admin(postgres_server(), f"DROP DATABASE IF EXISTS {url.database} WITH (FORCE)")
+    _templates.clear()
+
+
+@pytest.fixture(scope="session")
+def new_postgres_database(postgres_template: URL) -> Iterator[Callable[[bool], str]]:
+    """``new_postgres_database(migrated)``: a new database's URL, empty or at head (copied from
+    the template); all dropped at the end of the run."""
+    made: list[URL] = []
+
+    def make(migrated: bool) -> str:
+        server = postgres_server()
+        name = f"meldcam_test_{secrets.token_hex(6)}"
+        if migrated:
+            _admin(server, f"CREATE DATABASE {name} TEMPLATE {postgres_template.database}")
+        else:
+            _admin(server, f"CREATE DATABASE {name}")
+        made.append(server.set(database=name))
+        return made[-1].render_as_string(hide_password=False)
+
+    yield make
+    for url in made:
+        _admin(postgres_server(), f"DROP DATABASE IF EXISTS {url.database} WITH (FORCE)")
 
 
 @pytest.fixture

@@ -275,8 +275,8 @@ def test_the_real_readers_take_a_set():
     """Guards the signature check against a rename in ``vision`` (no model is loaded): every
     kind is read by one class, which takes ``set_name`` (only dominoes get one: above)."""
     from vision.dominoes import DominoRecogniser
+    from vision.jobs import takes_set_name
     from vision.pipeline import Recogniser
-    from webapp.photos import takes_set_name
 
     assert takes_set_name(object.__new__(Recogniser))
     assert takes_set_name(object.__new__(DominoRecogniser))

@@ -1,0 +1,59 @@
+"""Reading a photo as plain data in, plain data out: the same steps for the web app's own
+process and for recognition workers (``meldcam worker``, jobs on Redis with RQ), which import
+neither Flask nor the web app, so they run on any machine with the models (a GPU one too).
+
+Dominoes are read for the game's set where the recogniser takes one; a set it does not know
+means reading again with no set (every domino 0-12), never an error for the player.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from typing import Any
+
+from vision.api import get_recogniser
+from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
+
+log = logging.getLogger(__name__)
+
+QUEUE_NAME = "meldcam-recognise"  # the Redis queue that web nodes fill and workers empty
+
+
+def takes_set_name(recogniser: Any) -> bool:
+    """Whether ``recogniser.recognise`` accepts ``set_name`` (the domino reader does)."""
+    try:
+        parameters = inspect.signature(recogniser.recognise).parameters.values()
+    except (TypeError, ValueError, AttributeError):
+        return False
+    return any(p.name == "set_name" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+def read(recogniser: Any, kind: str, data: bytes, set_name: str | None = None) -> dict[str, Any]:
+    """``recogniser``'s reading of the photo ``data``; ``set_name`` (dominoes only) limits the
+    labels to the game's set where it can. Raises ImageError for a photo it cannot read, and
+    UnknownSet if even the reading with no set failed."""
+    attempts: list[dict[str, Any]] = [{}]
+    if kind == "dominoes" and set_name is not None and takes_set_name(recogniser):
+        attempts.insert(0, {"set_name": set_name})
+    last_error: UnknownSet | None = None
+    for arguments in attempts:
+        try:
+            return dict(recogniser.recognise(data, **arguments))
+        except UnknownSet as error:
+            log.warning("domino reader: %s; reading with no set", error)
+            last_error = error
+    assert last_error is not None
+    raise last_error
+
+
+def recognise_job(kind: str, data: bytes, set_name: str | None = None) -> dict[str, Any]:
+    """A worker's job: ``{"result": reading}``, or ``{"error": "image" | "unavailable",
+    "message": ...}`` for what the player must hear about (a bad photo, no model or set); any
+    other exception fails the job (the web node answers 503)."""
+    try:
+        return {"result": read(get_recogniser(kind), kind, data, set_name)}
+    except ImageError as error:
+        return {"error": "image", "message": str(error)}
+    except (RecogniserUnavailable, UnknownSet) as error:
+        return {"error": "unavailable", "message": str(error)}
