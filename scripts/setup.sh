@@ -28,6 +28,8 @@ if [ "$have" != "$want full" ] && { [ "$level" = full ] || [ "$have" != "$want r
     fi
     echo "$want $level" > "$stamp"
 fi
+# the translations: compiled catalogs (.mo) from the committed .po files, every run (cheap)
+.venv/bin/python scripts/i18n.py compile
 if [ "$level" = runtime ]; then
     exit 0
 fi

@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import BadRequest, Conflict, HTTPException
 
 from webapp.bounds import clip
+from webapp.i18n import error_json, init_i18n, lazy_gettext, localise
 
 MEGABYTE = 1024 * 1024
 # a page form's text fields (not its files; a hand is a few KB). Werkzeug also holds each 64 KB
@@ -115,6 +116,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from webapp.throttle import init_throttle
 
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    init_i18n(app)
     init_db(app)
     photos.init_photos(app)
     app.register_blueprint(pages.bp)
@@ -132,43 +134,50 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Any, int]:
         code = error.code or 500
-        message = clip(error_message(error))
+        message = error_message(error)
         if request.path.startswith("/api/"):
-            return jsonify({"error": message}), code
-        return render_template("error.html", message=message, code=code), code
+            return jsonify(error_json(message, clip)), code
+        return render_template("error.html", message=clip(localise(message)), code=code), code
 
     @app.errorhandler(RecursionError)
     def too_deep(error: RecursionError) -> tuple[Any, int]:
-        return http_error(BadRequest("the request is nested too deeply to be read"))
+        return http_error(BadRequest(lazy_gettext("the request is nested too deeply to be read")))
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> tuple[Any, int]:
         if isinstance(error, HTTPException):
             return http_error(error)
         app.logger.exception("unexpected error on %s", request.path)
-        message = "something went wrong on the server; what you entered was not saved"
+        message = lazy_gettext(
+            "something went wrong on the server; what you entered was not saved"
+        )
         if request.path.startswith("/api/"):
-            return jsonify({"error": message}), 500
-        return render_template("error.html", message=message, code=500), 500
+            return jsonify(error_json(message, clip)), 500
+        return render_template("error.html", message=localise(message), code=500), 500
 
     @app.errorhandler(IntegrityError)
     def write_conflict(error: IntegrityError) -> tuple[Any, int]:
-        return http_error(Conflict("someone else changed this game just now: reload and try again"))
+        return http_error(
+            Conflict(lazy_gettext("someone else changed this game just now: reload and try again"))
+        )
 
     return app
 
 
-def error_message(error: HTTPException) -> str:
-    """A message for players, not Werkzeug's default wording."""
+def error_message(error: HTTPException) -> Any:
+    """A message for players, not Werkzeug's default wording (a lazy gettext string: English
+    for the API's ``error``, the asked language for pages and ``error_text``)."""
     if error.code == 413:
         limit = request.max_content_length or 0
-        return f"the upload is too large: at most {limit // MEGABYTE} MB (photos are shrunk first)"
+        return lazy_gettext(
+            "the upload is too large: at most %(megabytes)s MB (photos are shrunk first)",
+            megabytes=limit // MEGABYTE,
+        )
     if error.code == 404:
-        return "nothing here: check the address"
+        return lazy_gettext("nothing here: check the address")
     if error.code == 405:
-        return "this address does not take that kind of request"
+        return lazy_gettext("this address does not take that kind of request")
     if error.code == 429:
-        return "too many requests from this device: wait a little, then try again"
-    if error.code == 400 and error.description:
-        return str(error.description)
+        return lazy_gettext("too many requests from this device: wait a little, then try again")
     return error.description or error.name
+

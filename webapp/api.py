@@ -29,26 +29,27 @@ from scorer.errors import MeldcamError
 from vision.api import KINDS
 from webapp import bounds, idempotency, matches, photos, workers
 from webapp.db import Game, reading, transaction
+from webapp.i18n import error_json, lazy_gettext, localise_answer
 from webapp.idempotency import Answer
 
 bp = Blueprint("api", __name__)
 
 
 class ApiError(Exception):
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Any, status: int) -> None:
+        super().__init__(str(message))
+        self.message = message  # a lazy gettext string: English and the asked language
         self.status = status
 
 
 @bp.errorhandler(ApiError)
 def _api_error(error: ApiError) -> tuple[Response, int]:
-    return jsonify({"error": bounds.clip(error.message)}), error.status
+    return jsonify(error_json(error.message, bounds.clip)), error.status
 
 
 @bp.errorhandler(photos.Busy)
 def _busy(error: photos.Busy) -> tuple[Response, int]:
-    response = jsonify({"error": str(error)})
+    response = jsonify(error_json(error, bounds.clip))
     response.headers["Retry-After"] = str(error.retry_after)
     return response, 503
 
@@ -62,36 +63,42 @@ def _no_reader(error: workers.QueueUnavailable) -> tuple[Response, int]:
 
 @bp.errorhandler(photos.RecogniserMissing)
 def _unavailable(error: Exception) -> tuple[Response, int]:
-    return jsonify({"error": bounds.clip(str(error))}), 503
+    return jsonify(error_json(error, bounds.clip)), 503
 
 
 @bp.errorhandler(MeldcamError)
 def _bad_input(error: MeldcamError) -> tuple[Response, int]:
-    return jsonify({"error": bounds.clip(str(error))}), 400
+    return jsonify(error_json(error, bounds.clip)), 400
 
 
 @bp.errorhandler(matches.NotFound)
 def _not_found(error: matches.NotFound) -> tuple[Response, int]:
-    return jsonify({"error": str(error)}), 404
+    return jsonify(error_json(error, bounds.clip)), 404
 
 
 def _json_object() -> dict[str, Any]:
     """The JSON object sent, within ``webapp.bounds`` (checked before it is parsed in full)."""
     if not request.is_json:
-        raise ApiError("send a JSON object with Content-Type: application/json", 400)
+        raise ApiError(lazy_gettext("send a JSON object with Content-Type: application/json"), 400)
     limit = bounds.MAX_JSON_BYTES
     if (request.content_length or 0) > limit:
-        raise ApiError(f"the request is too large: at most {limit // 1024} KB of JSON", 413)
+        raise ApiError(
+            lazy_gettext(
+                "the request is too large: at most %(kilobytes)s KB of JSON",
+                kilobytes=limit // 1024,
+            ),
+            413,
+        )
     raw = request.stream.read(limit + 1)
     g.raw_body = raw
     try:
         body = bounds.loads(raw)
     except bounds.TooLarge as error:
-        raise ApiError(str(error), 413) from None
+        raise ApiError(error, 413) from None
     except bounds.BadJson as error:
-        raise ApiError(str(error), 400) from None
+        raise ApiError(error, 400) from None
     if not isinstance(body, dict):
-        raise ApiError("send a JSON object with Content-Type: application/json", 400)
+        raise ApiError(lazy_gettext("send a JSON object with Content-Type: application/json"), 400)
     return body
 
 
@@ -113,13 +120,16 @@ def _field(body: dict[str, Any], name: str, default: Any = ...) -> Any:
     if name in body:
         return body[name]
     if default is ...:
-        raise ApiError(f"missing field {name!r}", 400)
+        raise ApiError(lazy_gettext("missing field %(name)s", name=repr(name)), 400)
     return default
 
 
-def _pieces_list(value: Any, what: str) -> list[str]:
+def _pieces_list(value: Any, what: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
-        raise ApiError(f"{what} must be a list of piece names like red-7, 3-8 or QH", 400)
+        raise ApiError(
+            lazy_gettext("%(what)s must be a list of piece names like red-7, 3-8 or QH", what=what),
+            400,
+        )
     bounds.check_pieces(len(value))
     bounds.check_piece_names(value)
     return value
@@ -130,7 +140,7 @@ def _bounded(value: Any) -> Any:
     try:
         bounds.check_pieces(bounds.count_texts(value))
     except bounds.BadJson as error:
-        raise ApiError(str(error), 400) from None
+        raise ApiError(error, 400) from None
     return value
 
 
@@ -139,10 +149,17 @@ def recognise() -> tuple[Response, int]:
     """Read a photo; with ``game`` (a game's id), dominoes are read for that game's set."""
     kind = request.form.get("kind", "")
     if kind not in KINDS:
-        raise ApiError(f"kind must be one of {', '.join(KINDS)}, not {bounds.quote(kind)}", 400)
+        raise ApiError(
+            lazy_gettext(
+                "kind must be one of %(kinds)s, not %(kind)s",
+                kinds=", ".join(KINDS),
+                kind=bounds.quote(kind),
+            ),
+            400,
+        )
     upload = request.files.get("photo")
     if upload is None:
-        raise ApiError("attach the photo as the multipart field 'photo'", 400)
+        raise ApiError(lazy_gettext("attach the photo as the multipart field 'photo'"), 400)
     with photos.turn():  # one photo decoded and read at a time; a full queue is a 503
         checked = photos.check_photo(upload.read())
         game_id = request.form.get("game") or None
@@ -178,7 +195,7 @@ def photo(photo_id: str) -> Response:
     with reading() as session:
         found = photos.stored_photo(session, photo_id)
     if found is None:
-        raise ApiError("no photo with this id", 404)
+        raise ApiError(lazy_gettext("no photo with this id"), 404)
     filename, data = found
     response = send_file(io.BytesIO(data), download_name=filename, max_age=3600, etag=True)
     response.cache_control.public = False  # a photo of someone's table: no shared cache
@@ -191,22 +208,25 @@ def check() -> Response:
     body = _json_object()
     melds = _field(body, "melds")
     if not isinstance(melds, list):
-        raise ApiError("melds must be a list of melds, each a list of piece names", 400)
+        raise ApiError(
+            lazy_gettext("melds must be a list of melds, each a list of piece names"), 400
+        )
     bounds.check_pieces(sum(len(m) if isinstance(m, list) else 1 for m in melds), len(melds))
-    melds = [_pieces_list(meld, "each meld") for meld in melds]
+    melds = [_pieces_list(meld, lazy_gettext("each meld")) for meld in melds]
     opening = _field(body, "opening", False)
     if not isinstance(opening, bool):
-        raise ApiError("opening must be true or false", 400)
+        raise ApiError(lazy_gettext("opening must be true or false"), 400)
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
-    return jsonify(scorer_api.check(body["game"], body.get("options"), melds, opening=opening))
+    answer = scorer_api.check(body["game"], body.get("options"), melds, opening=opening)
+    return jsonify(localise_answer(answer))
 
 
 @bp.post("/table")
 def table() -> Response:
     body = _json_object()
-    pieces = _pieces_list(_field(body, "pieces"), "pieces")
+    pieces = _pieces_list(_field(body, "pieces"), lazy_gettext("pieces"))
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
-    return jsonify(scorer_api.table(body["game"], body.get("options"), pieces))
+    return jsonify(localise_answer(scorer_api.table(body["game"], body.get("options"), pieces)))
 
 
 # a hint's answer time: past it the best move found so far, marked "exact": false (issue 26)
@@ -223,7 +243,7 @@ def hint() -> Response:
     budget = current_app.config.get("HINT_BUDGET_S", HINT_BUDGET_S)
     answer = scorer_api.hint(body["game"], body.get("options"), position, budget)
     answer.setdefault("exact", True)
-    return jsonify(answer)
+    return jsonify(localise_answer(answer))
 
 
 @bp.post("/score")
@@ -231,7 +251,7 @@ def score() -> Response:
     body = _json_object()
     hand = _bounded(_field(body, "hand"))
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
-    return jsonify(matches.score_hand(body["game"], body.get("options"), hand))
+    return jsonify(localise_answer(matches.score_hand(body["game"], body.get("options"), hand)))
 
 
 @bp.get("/catalogue")
@@ -305,7 +325,9 @@ def _edit(
     def work(session: Session, _stored_key: str | None) -> Answer:
         record = matches.get_game(session, game_id)
         if not matches.token_matches(record, request.headers.get("X-Edit-Token")):
-            raise ApiError("this needs the game's edit link (X-Edit-Token header)", 403)
+            raise ApiError(
+                lazy_gettext("this needs the game's edit link (X-Edit-Token header)"), 403
+            )
         outcome = change(session, record)
         return Answer(status, {name: outcome, "game": matches.game_json(record)})
 

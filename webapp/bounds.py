@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from scorer.errors import MeldcamError
+from webapp.i18n import lazy_gettext
 
 MAX_JSON_BYTES = 64 * 1024  # a four-player hand of a full set is about 3 KB
 MAX_JSON_DEPTH = 12  # a hand is {"hand": {"hands": {player: [piece]}}}: depth 4
@@ -37,6 +38,12 @@ class NotJson(BadJson):
     """Text that is not JSON at all."""
 
 
+def _too_deep() -> Any:
+    return lazy_gettext(
+        "the JSON is nested too deeply: at most %(most)s levels", most=MAX_JSON_DEPTH
+    )
+
+
 def quote(value: Any, limit: int = QUOTE) -> str:
     """``repr`` of a short prefix of ``value``: what a message may show of the user's input."""
     text = value if isinstance(value, str) else repr(value)
@@ -51,22 +58,27 @@ def clip(message: str, limit: int = MAX_MESSAGE) -> str:
 
 
 def _strict_constant(name: str) -> Any:
-    raise BadJson(f"{name} is not JSON: send numbers as numbers")
+    raise BadJson(lazy_gettext("%(name)s is not JSON: send numbers as numbers", name=name))
 
 
 def loads(text: str | bytes) -> Any:
     """Parse a JSON body within the bounds above, or raise TooLarge / BadJson."""
     if len(text) > MAX_JSON_BYTES:
-        raise TooLarge(f"the request is too large: at most {MAX_JSON_BYTES // 1024} KB of JSON")
+        raise TooLarge(
+            lazy_gettext(
+                "the request is too large: at most %(kilobytes)s KB of JSON",
+                kilobytes=MAX_JSON_BYTES // 1024,
+            )
+        )
     _check_nesting(text)
     try:
         value = json.loads(text, parse_constant=_strict_constant)
     except RecursionError:  # pragma: no cover - _check_nesting refuses these first
-        raise BadJson(f"the JSON is nested too deeply: at most {MAX_JSON_DEPTH} levels") from None
+        raise BadJson(_too_deep()) from None
     except (ValueError, UnicodeDecodeError) as error:
         if isinstance(error, BadJson):
             raise
-        raise NotJson("the body is not valid JSON") from None
+        raise NotJson(lazy_gettext("the body is not valid JSON")) from None
     check_shape(value)
     return value
 
@@ -93,7 +105,7 @@ def _check_nesting(text: str | bytes) -> None:
         elif byte in (0x5B, 0x7B):  # [ {
             depth += 1
             if depth > MAX_JSON_DEPTH:
-                raise BadJson(f"the JSON is nested too deeply: at most {MAX_JSON_DEPTH} levels")
+                raise BadJson(_too_deep())
         elif byte in (0x5D, 0x7D):
             depth -= 1
 
@@ -106,16 +118,32 @@ def check_shape(value: Any) -> None:
         current, depth = stack.pop()
         items += 1
         if items > MAX_JSON_ITEMS:
-            raise BadJson(f"the request holds too many values: at most {MAX_JSON_ITEMS}")
+            raise BadJson(
+                lazy_gettext(
+                    "the request holds too many values: at most %(most)s", most=MAX_JSON_ITEMS
+                )
+            )
         if depth > MAX_JSON_DEPTH:
-            raise BadJson(f"the JSON is nested too deeply: at most {MAX_JSON_DEPTH} levels")
+            raise BadJson(_too_deep())
         if isinstance(current, str):
             if len(current) > MAX_TEXT:
-                raise BadJson(f"a text is too long: {quote(current)}; at most {MAX_TEXT}")
+                raise BadJson(
+                    lazy_gettext(
+                        "a text is too long: %(start)s; at most %(most)s",
+                        start=quote(current),
+                        most=MAX_TEXT,
+                    )
+                )
         elif isinstance(current, dict):
             for key, item in current.items():
                 if len(key) > MAX_TEXT:
-                    raise BadJson(f"a name is too long: {quote(key)}; at most {MAX_TEXT}")
+                    raise BadJson(
+                        lazy_gettext(
+                            "a name is too long: %(start)s; at most %(most)s",
+                            start=quote(key),
+                            most=MAX_TEXT,
+                        )
+                    )
                 stack.append((item, depth + 1))
         elif isinstance(current, list):
             stack.extend((item, depth + 1) for item in current)
@@ -139,12 +167,28 @@ def check_piece_names(names: list[str]) -> None:
     """Refuse a text far too long to name a piece, quoting only its start."""
     for name in names:
         if len(name) > MAX_PIECE_NAME:
-            raise BadJson(f"no piece is called {quote(name)}: use names like red-7, 3-8 or QH")
+            raise BadJson(
+                lazy_gettext(
+                    "no piece is called %(name)s: use names like red-7, 3-8 or QH", name=quote(name)
+                )
+            )
 
 
 def check_pieces(count: int, melds: int = 0) -> None:
     """Refuse a request about more pieces (or melds) than any real table holds."""
     if count > MAX_PIECES:
-        raise BadJson(f"too many pieces: {count}; a table holds at most {MAX_PIECES}")
+        raise BadJson(
+            lazy_gettext(
+                "too many pieces: %(count)s; a table holds at most %(most)s",
+                count=count,
+                most=MAX_PIECES,
+            )
+        )
     if melds > MAX_MELDS:
-        raise BadJson(f"too many melds: {melds}; a table holds at most {MAX_MELDS}")
+        raise BadJson(
+            lazy_gettext(
+                "too many melds: %(count)s; a table holds at most %(most)s",
+                count=melds,
+                most=MAX_MELDS,
+            )
+        )

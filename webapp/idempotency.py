@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 from werkzeug.exceptions import BadRequest, UnprocessableEntity
 
 from webapp.db import WriteRecord, reading, transaction
+from webapp.i18n import lazy_gettext
 
 HEADER = "Idempotency-Key"
 FORM_FIELD = "idempotency_key"
@@ -53,7 +54,11 @@ def _checked(raw: str | None) -> str | None:
     if raw is None or raw == "":
         return None
     if not KEY_PATTERN.fullmatch(raw):
-        raise BadRequest(f"{HEADER} must be 8-128 visible ASCII characters (a UUID will do)")
+        raise BadRequest(
+            lazy_gettext(
+                "%(header)s must be 8-128 visible ASCII characters (a UUID will do)", header=HEADER
+            )
+        )
     return raw
 
 
@@ -112,7 +117,10 @@ def find(session: Session, key: str, sent: str) -> Answer | None:
         return None
     if not hmac.compare_digest(record.fingerprint, sent):
         raise UnprocessableEntity(
-            f"this {HEADER} was already used for a different request: send a new key"
+            lazy_gettext(
+                "this %(header)s was already used for a different request: send a new key",
+                header=HEADER,
+            )
         )
     return Answer(record.status, record.body, record.location, replayed=True)
 

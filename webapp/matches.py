@@ -37,6 +37,7 @@ from scorer.pieces import COLOURS, Card, CardJoker, Domino, Joker, Piece, Tile
 from scorer.tally import MatchState, tally
 from webapp.bounds import quote
 from webapp.db import Game, Hand, Player
+from webapp.i18n import gettext, lazy_gettext
 
 MAX_NAME_LENGTH = 40
 MAX_WORD = 32  # a game's, an option's or an option value's name: longer is none of them
@@ -48,17 +49,29 @@ class NotFound(LookupError):
     """No game (or hand) with that id: a 404 for the web layer."""
 
 
+def _unknown_game(game: Any) -> Any:
+    return lazy_gettext(
+        "unknown game %(game)s: use one of %(games)s",
+        game=quote(game),
+        games=", ".join(GAME_MODULES),
+    )
+
+
 def load_rules(game: Any, options: Mapping[str, Any] | None) -> Rules:
     """``make_rules`` with player-facing errors for every bad input."""
     if not isinstance(game, str):
-        raise OptionError("choose a game: give its name as text")
+        raise OptionError(lazy_gettext("choose a game: give its name as text"))
     if options is not None and not isinstance(options, Mapping):
-        raise OptionError("options must be a JSON object of name: value")
+        raise OptionError(lazy_gettext("options must be a JSON object of name: value"))
     if len(game) > MAX_WORD:
-        raise OptionError(f"unknown game {quote(game)}: use one of {', '.join(GAME_MODULES)}")
+        raise OptionError(_unknown_game(game))
     for name, value in (options or {}).items():
         if len(str(name)) > MAX_WORD or (isinstance(value, str) and len(value) > MAX_WORD):
-            raise OptionError(f"no option {quote(name)} takes {quote(value)}")
+            raise OptionError(
+                lazy_gettext(
+                    "no option %(name)s takes %(value)s", name=quote(name), value=quote(value)
+                )
+            )
     return make_rules(game, options)
 
 
@@ -121,8 +134,12 @@ def clean_name(name: str) -> str:
             code = f"U+{ord(character):04X}"
             label = unicodedata.name(character, "a control character").lower()
             raise HandError(
-                f"a player's name holds an invisible or control character ({code}, {label}): "
-                "type the name again with letters, digits and spaces"
+                lazy_gettext(
+                    "a player's name holds an invisible or control character (%(code)s, "
+                    "%(label)s): type the name again with letters, digits and spaces",
+                    code=code,
+                    label=label,
+                )
             )
     return name
 
@@ -134,23 +151,51 @@ def name_key(name: str) -> str:
 
 def clean_players(game: str, players: Any) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise HandError("players must be a list of names")
+        raise HandError(lazy_gettext("players must be a list of names"))
     low, high = game_type(game).players
     if len(players) > MAX_SEATS:  # refused before any name is looked at
-        raise HandError(f"at most {high} players: {len(players)} names were sent")
+        raise HandError(
+            lazy_gettext(
+                "at most %(most)s players: %(sent)s names were sent", most=high, sent=len(players)
+            )
+        )
     for name in players:
         if len(name) > MAX_NAME_LENGTH:
-            raise HandError(f"names are at most {MAX_NAME_LENGTH} characters: {name[:20]}...")
+            raise HandError(
+                lazy_gettext(
+                    "names are at most %(most)s characters: %(start)s...",
+                    most=MAX_NAME_LENGTH,
+                    start=name[:20],
+                )
+            )
     names = [clean_name(p) for p in players]
     names = [name for name in names if name]
     if not low <= len(names) <= high:
-        wanted = f"exactly {low}" if low == high else f"{low} to {high}"
-        title = game_title(game)
-        raise HandError(f"{title} is played by {wanted} players, not {len(names)}")
+        title = lazy_gettext(game_title(game))  # the game's name in the message's language
+        if low == high:
+            wanted = lazy_gettext(
+                "%(title)s is played by exactly %(low)s players, not %(count)s",
+                title=title,
+                low=low,
+                count=len(names),
+            )
+        else:
+            wanted = lazy_gettext(
+                "%(title)s is played by %(low)s to %(high)s players, not %(count)s",
+                title=title,
+                low=low,
+                high=high,
+                count=len(names),
+            )
+        raise HandError(wanted)
     seen = Counter(name_key(name) for name in names)
     twice = [name for name in names if seen[name_key(name)] > 1]
     if twice:
-        raise HandError(f"two players are called {twice[0]}: give them different names")
+        raise HandError(
+            lazy_gettext(
+                "two players are called %(name)s: give them different names", name=twice[0]
+            )
+        )
     return names
 
 
@@ -174,7 +219,7 @@ def create_game(
     """Check everything, then add the game; the edit token is returned once and stored hashed
     (``edit_token`` is given only for a write under an Idempotency-Key, made from that key)."""
     if not isinstance(game, str) or game not in GAME_MODULES:
-        raise OptionError(f"unknown game {quote(game)}: use one of {', '.join(GAME_MODULES)}")
+        raise OptionError(_unknown_game(game))
     names = clean_players(game, players)
     rules = load_rules(game, options)
     game_id = secrets.token_urlsafe(12)
@@ -193,7 +238,7 @@ def create_game(
 def get_game(session: Session, game_id: str) -> Game:
     record = session.get(Game, game_id) if isinstance(game_id, str) and len(game_id) <= 32 else None
     if record is None:
-        raise NotFound("no game with this link: check the address")
+        raise NotFound(lazy_gettext("no game with this link: check the address"))
     return record
 
 
@@ -208,12 +253,16 @@ def rules_of(record: Game) -> Rules:
 def _normalise_hand(record: Game, hand: Any) -> dict[str, Any]:
     """The hand as the scorer takes it; ``players`` defaults to the game's players."""
     if not isinstance(hand, Mapping):
-        raise HandError("a hand must be a JSON object")
+        raise HandError(lazy_gettext("a hand must be a JSON object"))
     normalised = dict(hand)
     names = player_names(record)
     given = normalised.setdefault("players", names)
     if given != names:
-        raise HandError(f"this game's players are {', '.join(names)}: the hand names others")
+        raise HandError(
+            lazy_gettext(
+                "this game's players are %(names)s: the hand names others", names=", ".join(names)
+            )
+        )
     return normalised
 
 
@@ -241,7 +290,11 @@ def score_hand(game: str, options: Any, hand: Any) -> dict[str, Any]:
     except MeldcamError:
         raise
     except (TypeError, KeyError, AttributeError, IndexError) as error:
-        raise HandError(f"the hand is not in the shape this game expects ({error})") from error
+        raise HandError(
+            lazy_gettext(
+                "the hand is not in the shape this game expects (%(error)s)", error=str(error)
+            )
+        ) from error
 
 
 def add_hand(session: Session, record: Game, hand: Any) -> Hand:
@@ -271,7 +324,7 @@ def edit_hand(session: Session, record: Game, number: int, hand: Any) -> Hand:
 
 def undo_last_hand(session: Session, record: Game) -> int:
     if not record.hands:
-        raise HandError("there is no hand to undo")
+        raise HandError(lazy_gettext("there is no hand to undo"))
     last = record.hands[-1]
     record.hands.remove(last)
     session.delete(last)
@@ -283,7 +336,7 @@ def find_hand(record: Game, number: Any) -> Hand:
     for hand in record.hands:
         if hand.number == number:
             return hand
-    raise NotFound(f"this game has no hand {number}")
+    raise NotFound(lazy_gettext("this game has no hand %(number)s", number=number))
 
 
 def next_dealer(record: Game) -> str:
@@ -348,7 +401,9 @@ def export_csv(record: Game) -> str:
     state = tally(names, [h.deltas for h in record.hands])
     out = io.StringIO()
     writer = csv.writer(out)
-    header = ["hand", "outcome", "winner"] + names + [f"{n} total" for n in names]
+    # the header in the asked language; the cells stay machine-readable (codes, numbers)
+    header = [gettext("hand"), gettext("outcome"), gettext("winner"), *names]
+    header += [gettext("%(name)s total", name=n) for n in names]
     writer.writerow([csv_text(cell) for cell in header])
     for hand, running in zip(record.hands, state.running, strict=True):
         outcome = str(hand.result.get("outcome", ""))

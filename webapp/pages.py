@@ -27,9 +27,10 @@ from sqlalchemy.orm import Session as DbSession
 from werkzeug.exceptions import BadRequest, Forbidden
 
 from scorer.errors import MeldcamError
-from scorer.games import GAME_MODULES, game_title, game_type
+from scorer.games import GAME_MODULES, game_type
 from webapp import boards, bounds, idempotency, matches
 from webapp.db import Game, reading
+from webapp.i18n import lazy_gettext, localise, localised_catalogue, localised_title
 from webapp.idempotency import Answer
 
 bp = Blueprint("pages", __name__)
@@ -43,14 +44,14 @@ CHART_LABEL_GAP = 27  # viewBox units between two names at the line ends (font 2
 CHART_TICKS = 8  # hand numbers on the x-axis at most
 # outcomes as the tally shows them: short words, the scorer's code otherwise (issue 22)
 OUTCOME_WORDS = {
-    "out": "out",
-    "remik-from-hand": "z ręki",
-    "stock-exhausted": "stock",
-    "gin": "gin",
-    "big-gin": "big gin",
-    "knock": "knock",
-    "undercut": "undercut",
-    "tie": "tie",
+    "out": lazy_gettext("out"),
+    "remik-from-hand": lazy_gettext("z ręki"),
+    "stock-exhausted": lazy_gettext("stock"),
+    "gin": lazy_gettext("gin"),
+    "big-gin": lazy_gettext("big gin"),
+    "knock": lazy_gettext("knock"),
+    "undercut": lazy_gettext("undercut"),
+    "tie": lazy_gettext("tie"),
 }
 
 
@@ -85,17 +86,17 @@ def _check_csrf() -> None:
         sent = request.form.get("csrf_token", "")
         expected = session.get("csrf", "")
         if not expected or not secrets.compare_digest(str(sent), str(expected)):
-            raise BadRequest("this form has expired: reload the page and try again")
+            raise BadRequest(lazy_gettext("this form has expired: reload the page and try again"))
 
 
 @bp.errorhandler(matches.NotFound)
 def _not_found(error: matches.NotFound) -> tuple[str, int]:
-    return render_template("error.html", message=str(error), code=404), 404
+    return render_template("error.html", message=localise(error), code=404), 404
 
 
 @bp.errorhandler(MeldcamError)
 def _bad_input(error: MeldcamError) -> tuple[str, int]:
-    return render_template("error.html", message=bounds.clip(str(error)), code=400), 400
+    return render_template("error.html", message=bounds.clip(localise(error)), code=400), 400
 
 
 def _edit_tokens() -> dict[str, str]:
@@ -109,7 +110,7 @@ def can_edit(record: Game) -> bool:
 
 def _require_edit(record: Game) -> None:
     if not can_edit(record):
-        raise Forbidden("only players with the game's edit link can change it")
+        raise Forbidden(lazy_gettext("only players with the game's edit link can change it"))
 
 
 def _remember_edit(game_id: str, token: str) -> None:
@@ -139,7 +140,7 @@ def _my_games() -> list[dict[str, Any]]:
         for game_id in reversed(list(_edit_tokens())):
             record = db.get(Game, game_id)
             if record is not None and can_edit(record):
-                title = game_title(record.game)
+                title = localised_title(record.game)
                 players = matches.player_names(record)
                 found.append({"id": record.id, "title": title, "players": players})
     return found
@@ -148,7 +149,7 @@ def _my_games() -> list[dict[str, Any]]:
 @bp.get("/")
 def index() -> Response:
     page = render_template(
-        "index.html", games=matches.catalogue(), error=None, form={}, mine=_my_games()
+        "index.html", games=localised_catalogue(), error=None, form={}, mine=_my_games()
     )
     return _no_store(page)  # its form's key must be new each time it is shown
 
@@ -160,7 +161,7 @@ def create_game() -> Any:
 
     def chosen(_db: DbSession) -> tuple[str, dict[str, Any], list[str]]:
         if game not in GAME_MODULES:
-            raise MeldcamError("choose one of the games")
+            raise MeldcamError(lazy_gettext("choose one of the games"))
         return game, _form_options(game), players
 
     try:
@@ -168,8 +169,8 @@ def create_game() -> Any:
     except MeldcamError as error:
         page = render_template(
             "index.html",
-            games=matches.catalogue(),
-            error=bounds.clip(str(error)),
+            games=localised_catalogue(),
+            error=bounds.clip(localise(error)),
             form=request.form,
             mine=_my_games(),
         )
@@ -210,7 +211,7 @@ def claim(game_id: str, token: str) -> Response:
     with reading() as db:
         record = matches.get_game(db, game_id)
         if not matches.token_matches(record, token):
-            raise Forbidden("this edit link is not right: ask for it again")
+            raise Forbidden(lazy_gettext("this edit link is not right: ask for it again"))
     _remember_edit(game_id, token)
     return _no_store(redirect(url_for("pages.game", game_id=game_id)))
 
@@ -283,7 +284,7 @@ def _spread_labels(lines: list[dict[str, Any]]) -> None:
 def game(game_id: str) -> Any:
     with reading() as db:
         record = matches.get_game(db, game_id)
-        state = matches.game_json(record)
+        state = _page_state(record)
         editable = can_edit(record)
         token = _edit_tokens().get(game_id) if editable else None
     tally = state["tally"]
@@ -306,12 +307,19 @@ def game(game_id: str) -> Any:
     return _no_store(page) if editable else page
 
 
+def _page_state(record: Game) -> dict[str, Any]:
+    """The game as the API gives it, with its title in the page's language."""
+    state = matches.game_json(record)
+    state["title"] = localised_title(record.game)
+    return state
+
+
 def _page_setup(record_game: str, options: dict[str, Any]) -> dict[str, Any]:
     """What the check and hand pages' script needs: the game, its pieces, its recogniser."""
     rules = matches.load_rules(record_game, options)
     return {
         "game": record_game,
-        "title": game_title(record_game),
+        "title": localised_title(record_game),
         "options": options,
         "pieces": matches.piece_names(rules),
         "kind": matches.recogniser_kind(rules),
@@ -324,7 +332,7 @@ def _page_setup(record_game: str, options: dict[str, Any]) -> dict[str, Any]:
 def check_free() -> Any:
     """Dispute mode without a saved game: pick a game and its house options (the page applies
     a change at once; the address carries them, ``?game=remino&set=double-twelve``)."""
-    games = matches.catalogue()
+    games = localised_catalogue()
     chosen = request.args.get("game") or games[0]["game"]
     if chosen not in {g["game"] for g in games}:
         abort(404)
@@ -344,7 +352,7 @@ def check_game(game_id: str) -> str:
         record = matches.get_game(db, game_id)
         setup = _page_setup(record.game, dict(record.options))
         setup["game_id"] = record.id
-        state = matches.game_json(record)
+        state = _page_state(record)
     return render_template("check.html", setup=setup, games=None, state=state)
 
 
@@ -362,7 +370,7 @@ def _hand_page(
     setup["hand"] = hand
     setup["number"] = number
     setup["boards"] = boards.for_page(shown)  # the photos the hand was entered from
-    state = matches.game_json(record)
+    state = _page_state(record)
     page = render_template("hand.html", setup=setup, state=state, number=number, error=error)
     return _no_store((page, status))
 
@@ -390,13 +398,15 @@ def _posted_hand() -> Any:
     try:
         hand = bounds.loads(request.form.get("hand", ""))
     except bounds.NotJson:
-        raise BadRequest("the hand was not sent: fill in the hand and confirm again") from None
+        raise BadRequest(
+            lazy_gettext("the hand was not sent: fill in the hand and confirm again")
+        ) from None
     except (bounds.BadJson, bounds.TooLarge) as error:
-        raise BadRequest(str(error)) from None
+        raise BadRequest(localise(error)) from None
     try:
         bounds.check_pieces(bounds.count_texts(hand))
     except bounds.BadJson as error:
-        raise BadRequest(str(error)) from None
+        raise BadRequest(localise(error)) from None
     return hand
 
 
@@ -419,7 +429,7 @@ def _save_hand(game_id: str, number: int | None) -> Any:
         with reading() as db:
             record = matches.get_game(db, game_id)
             shown = boards.clean(db, record, request.form.get("boards"))
-            return _hand_page(record, number, hand, bounds.clip(str(error)), 400, shown)
+            return _hand_page(record, number, hand, bounds.clip(localise(error)), 400, shown)
     return redirect(str(answer.location))
 
 
@@ -446,7 +456,7 @@ def rematch(game_id: str) -> Any:
     try:
         return _start_game(chosen)
     except MeldcamError as error:
-        raise BadRequest(bounds.clip(str(error))) from None
+        raise BadRequest(bounds.clip(localise(error))) from None
 
 
 @bp.post("/g/<game_id>/undo")
@@ -460,5 +470,5 @@ def undo(game_id: str) -> Any:
     try:
         answer = idempotency.run(idempotency.form_key(), idempotency.form_fingerprint(), work)
     except MeldcamError as error:
-        raise BadRequest(bounds.clip(str(error))) from None
+        raise BadRequest(bounds.clip(localise(error))) from None
     return redirect(str(answer.location))

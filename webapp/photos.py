@@ -50,6 +50,7 @@ from vision.labels import DOMINO_SET_TOPS
 from webapp import workers
 from webapp.bounds import clip
 from webapp.db import Photo, PhotoData
+from webapp.i18n import lazy_gettext
 
 FORMATS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
 MAX_PIXELS = 50_000_000
@@ -70,7 +71,9 @@ class Busy(RuntimeError):
     """Too many photos waiting to be read (503 with ``Retry-After``)."""
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__("the photo reader is busy with other photos: try again in a few seconds")
+        super().__init__(
+            lazy_gettext("the photo reader is busy with other photos: try again in a few seconds")
+        )
         self.retry_after = retry_after
 
 
@@ -159,19 +162,29 @@ def check_photo(data: bytes) -> CheckedPhoto:
     camera, time), no XMP, no comments; only the colour profile is kept.
     """
     if not data:
-        raise PhotoError("the photo is empty: take or choose the photo again")
+        raise PhotoError(lazy_gettext("the photo is empty: take or choose the photo again"))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
             if image.width * image.height > MAX_PIXELS:
                 raise PhotoError(
-                    f"the photo is too large ({image.width} x {image.height} pixels): "
-                    f"at most {MAX_PIXELS // 1_000_000} megapixels"
+                    lazy_gettext(
+                        "the photo is too large (%(width)s x %(height)s pixels): "
+                        "at most %(most)s megapixels",
+                        width=image.width,
+                        height=image.height,
+                        most=MAX_PIXELS // 1_000_000,
+                    )
                 )
             image_format = str(image.format)
             if image_format not in FORMATS:
-                raise PhotoError(f"{image.format} files are not accepted: send a JPEG, PNG or WebP")
+                raise PhotoError(
+                    lazy_gettext(
+                        "%(format)s files are not accepted: send a JPEG, PNG or WebP",
+                        format=image.format,
+                    )
+                )
             if image_format == "JPEG" and max(image.size) > MAX_SIDE:
                 image.draft(None, _reduced_size(*image.size))  # type: ignore[arg-type]
             image.load()
@@ -184,12 +197,20 @@ def check_photo(data: bytes) -> CheckedPhoto:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         limit = MAX_PIXELS // 1_000_000
-        raise PhotoError(f"the photo is too large: at most {limit} megapixels") from None
+        raise PhotoError(
+            lazy_gettext("the photo is too large: at most %(most)s megapixels", most=limit)
+        ) from None
     except UnidentifiedImageError:
-        raise PhotoError("this file is not a photo: send a JPEG, PNG or WebP image") from None
+        raise PhotoError(
+            lazy_gettext("this file is not a photo: send a JPEG, PNG or WebP image")
+        ) from None
     except (OSError, SyntaxError, ValueError, EOFError) as error:
         reason = clip(str(error), 80)
-        raise PhotoError(f"the photo is damaged or cut off ({reason}): send it again") from None
+        raise PhotoError(
+            lazy_gettext(
+                "the photo is damaged or cut off (%(reason)s): send it again", reason=reason
+            )
+        ) from None
     return CheckedPhoto(cleaned, FORMATS[image_format], image.width, image.height)
 
 
@@ -243,7 +264,11 @@ def _vision_recogniser(kind: str) -> Any:
         return get_recogniser(kind)
     except RecogniserUnavailable as error:
         raise RecogniserMissing(
-            f"photos of {kind} cannot be read yet ({error}): enter the pieces by tapping"
+            lazy_gettext(
+                "photos of %(kind)s cannot be read yet (%(reason)s): enter the pieces by tapping",
+                kind=kind,
+                reason=str(error),
+            )
         ) from None
 
 
@@ -286,5 +311,9 @@ def recognise(kind: str, photo: CheckedPhoto, set_name: str | None = None) -> di
             raise PhotoError(str(error)) from None
         except UnknownSet as last_error:
             raise RecogniserMissing(
-                f"the photo reader cannot read this set ({last_error}): enter the pieces by tapping"
+                lazy_gettext(
+                    "the photo reader cannot read this set (%(reason)s): enter the pieces by "
+                    "tapping",
+                    reason=str(last_error),
+                )
             ) from None

@@ -58,7 +58,7 @@ def test_every_pip_count_is_read_in_both_halves(dominoes, reverse, style):
     [
         ("side", 0.0),
         ("chain", 90.0),
-        ("chain", 35.0),  # read since the rotated-box detector (round 4)
+        ("chain", 35.0),  # a diagonal chain: each domino cut at its rotated box
     ],
 )
 def test_upright_and_turned_layouts_are_read(dominoes, arrangement, angle):

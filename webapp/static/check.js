@@ -4,6 +4,7 @@
 "use strict";
 
 (() => {
+  const { t, tn } = I18n;
   const setup = Meldcam.readSetup();
   const errorBox = document.getElementById("verdict-error");
   const tableBox = document.getElementById("table-verdict");
@@ -43,7 +44,7 @@
     errorBox.hidden = true;
     if (!pieces.length) {
       board.setVerdicts(null);
-      say(tableBox, board.reading() ? "Reading the photo…" : "No pieces yet.");
+      say(tableBox, board.reading() ? t("Reading the photo…") : t("No pieces yet."));
       tableBox.className = "muted";
       openingBox.hidden = true;
       document.body.dataset.judged = String(ticket);
@@ -55,9 +56,13 @@
       openingBox.hidden = true;
       const faces = document.createDocumentFragment();
       foreign.forEach((name, i) => { if (i) faces.append(", "); faces.append(Meldcam.faceSpan(name)); });
-      const hint = catalogue.length ? " or choose the game and its house rules above" : "";
-      say(tableBox, "✗ ", faces, ` ${foreign.length === 1 ? "is" : "are"} not in this game's set: tap ` +
-        `${foreign.length === 1 ? "it" : "them"} to correct ${foreign.length === 1 ? "it" : "them"}${hint}.`);
+      const text = catalogue.length
+        ? tn("{pieces} is not in this game's set: tap it to correct it or choose the game and its house rules above.",
+          "{pieces} are not in this game's set: tap them to correct them or choose the game and its house rules above.", foreign.length)
+        : tn("{pieces} is not in this game's set: tap it to correct it.",
+          "{pieces} are not in this game's set: tap them to correct them.", foreign.length);
+      const [before, after] = text.split("{pieces}");
+      say(tableBox, "✗ ", before, faces, after === undefined ? "" : after);
       tableBox.className = "";
       document.body.dataset.judged = String(ticket);
       return;
@@ -77,9 +82,13 @@
       board.setVerdicts(check.data.melds);
       if (check.data.opening) {
         const o = check.data.opening;
+        const short = tn("{count} of {threshold} point", "{count} of {threshold} points", o.threshold,
+          { count: o.value, threshold: o.threshold });
+        const why = t("✗ not an opening: {reason}", { reason: o.reason_text || o.reason || short });
         say(openingBox, o.valid
-          ? `✓ a legal opening: ${o.value} points (at least ${o.threshold})`
-          : Meldcam.withFaces(`✗ not an opening: ${o.reason || `${o.value} of ${o.threshold} points`}`, setup.kind));
+          ? tn("✓ a legal opening: {count} point (at least {threshold})", "✓ a legal opening: {count} points (at least {threshold})",
+            o.value, { threshold: o.threshold })
+          : Meldcam.withFaces(why, setup.kind));
         openingBox.hidden = false;
       } else {
         openingBox.hidden = true;
@@ -90,10 +99,12 @@
       say(tableBox);
       if (check.ok) { say(errorBox, Meldcam.withFaces(table.data.error, setup.kind)); errorBox.hidden = false; }
     } else if (table.data.valid) {
-      say(tableBox, `✓ All ${pieces.length} pieces can be laid out as legal melds: `, layoutFaces(table.data.melds));
+      say(tableBox, tn("✓ The {count} piece can be laid out as a legal meld:", "✓ All {count} pieces can be laid out as legal melds:", pieces.length),
+        " ", layoutFaces(table.data.melds));
     } else {
-      say(tableBox, `✗ These ${pieces.length} pieces cannot all be laid out as legal melds`,
-        ...(table.data.reason ? [": ", Meldcam.withFaces(table.data.reason, setup.kind)] : ["."]));
+      const reason = table.data.reason_text || table.data.reason;
+      say(tableBox, tn("✗ This {count} piece cannot be laid out as a legal meld", "✗ These {count} pieces cannot all be laid out as legal melds", pieces.length),
+        ...(reason ? [": ", Meldcam.withFaces(reason, setup.kind)] : ["."]));
     }
     document.body.dataset.judged = String(ticket);
   }
@@ -103,6 +114,13 @@
     withMelds: true, onChange: (now) => (now ? judge() : judgeSoon()),
   });
   if (openingInput) openingInput.addEventListener("change", judgeSoon);
+  // the melds entered come along when the language is switched (the game is in the address)
+  const draft = I18n.takeDraft();
+  if (draft && Array.isArray(draft.melds) && draft.melds.length) {
+    if (openingInput) openingInput.checked = Boolean(draft.opening);
+    board.setMelds(draft.melds.map((meld) => meld.filter((name) => setup.pieces.includes(name))));
+  }
+  I18n.keepDraft(() => ({ melds: board.melds(), opening: Boolean(openingInput && openingInput.checked) }));
 
   // --- the free page: the game and its house rules, applied at once ------------------------
   const select = document.getElementById("game-select");
@@ -124,7 +142,8 @@
       } else if (spec.choices) {
         input = Meldcam.el("select");
         for (const choice of spec.choices) {
-          const option = Meldcam.el("option", { value: String(choice) }, String(choice));
+          const labels = spec.choice_labels || {};
+          const option = Meldcam.el("option", { value: String(choice) }, labels[String(choice)] || String(choice));
           if (String(choice) === String(value)) option.selected = true;
           input.append(option);
         }
@@ -134,7 +153,7 @@
         if (spec.minimum !== null && spec.minimum !== undefined) input.min = spec.minimum;
         if (spec.maximum !== null && spec.maximum !== undefined) input.max = spec.maximum;
         input.value = value === null || value === undefined ? "" : String(value);
-        if (spec.default === null) input.placeholder = "automatic";
+        if (spec.default === null) input.placeholder = t("automatic");
         label.append(spec.help || spec.name, input);
       }
       input.dataset.option = spec.name;
@@ -178,9 +197,11 @@
     Object.assign(setup, { game, options, pieces: answer.data.pieces, kind: answer.data.kind,
       title: info.title, hand_style: info.hand_style });
     document.getElementById("game-title").textContent = info.title;
-    document.title = `meldcam: check a meld (${info.title})`;
+    document.title = t("meldcam: check a meld ({title})", { title: info.title });
     openingChoice.hidden = info.hand_style !== "racks";
     const query = new URLSearchParams({ game, ...options });
+    const asked = new URLSearchParams(location.search).get("lang");
+    if (asked) query.set("lang", asked);
     history.replaceState(null, "", `${location.pathname}?${query}`);
     if (setup.kind !== kindBefore) await board.reread(); // the photo, read as this game's pieces
     else board.changed(true);

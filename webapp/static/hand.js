@@ -3,6 +3,7 @@
 "use strict";
 
 (() => {
+  const { t, tn } = I18n;
   const setup = Meldcam.readSetup();
   const winnerSelect = document.getElementById("winner");
   const knockerSelect = document.getElementById("knocker");
@@ -48,16 +49,19 @@
       // what each rack holds, as on a paper score sheet: not only the +/-
       const rack = result.rack_values ? result.rack_values[p] : undefined;
       const deadwood = result.deadwood ? result.deadwood[p] : undefined;
-      const held = rack !== undefined ? `rack ${rack}` : deadwood !== undefined ? `deadwood ${deadwood}` : "";
+      const held = rack !== undefined ? t("rack {points}", { points: rack })
+        : deadwood !== undefined ? t("deadwood {points}", { points: deadwood }) : "";
       tr.append(Meldcam.el("td", { class: "muted rack-total" }, held));
       return tr;
     });
     const table = Meldcam.el("table", { class: "preview" });
     table.append(...rows);
-    const words = { out: "went out", "remik-from-hand": "remik z ręki (doubled)",
-      "stock-exhausted": "stock ran out", gin: "gin", knock: "knock", undercut: "undercut", tie: "tie" };
-    const head = Meldcam.el("p", { class: "outcome" },
-      `${words[result.outcome] || result.outcome}${result.winner ? ": " + result.winner + " wins the hand" : ""}`);
+    const words = { out: t("went out"), "remik-from-hand": t("remik z ręki (doubled)"),
+      "stock-exhausted": t("stock ran out"), gin: t("gin"), "big-gin": t("big gin"), knock: t("knock"),
+      undercut: t("undercut"), tie: t("tie") };
+    const word = words[result.outcome] || result.outcome;
+    const head = Meldcam.el("p", { class: "outcome" }, result.winner
+      ? t("{outcome}: {name} wins the hand", { outcome: word, name: result.winner }) : word);
     resultBox.replaceChildren(head, table, ...details(result));
   }
 
@@ -68,15 +72,17 @@
       for (const p of setup.players) {
         const melds = result.melds[p] || [];
         const left = result.unmatched ? result.unmatched[p] || [] : [];
-        const text = melds.map((m) => m.join(" ")).join(" · ") || "no melds";
-        lines.push(Meldcam.el("p", { class: "details" },
-          `${p}: ${text}${left.length ? " | deadwood: " + left.join(" ") : ""}`));
+        const text = melds.map((m) => m.join(" ")).join(" · ") || t("no melds");
+        lines.push(Meldcam.el("p", { class: "details" }, left.length
+          ? t("{name}: {melds} | deadwood: {pieces}", { name: p, melds: text, pieces: left.join(" ") })
+          : t("{name}: {melds}", { name: p, melds: text })));
       }
     }
     for (const layoff of result.layoffs || []) {
-      lines.push(Meldcam.el("p", { class: "details muted" },
-        `${layoff.player} lays off ${(layoff.cards || layoff.pieces || []).join(" ")}` +
-        (layoff.onto ? ` onto ${layoff.onto.join(" ")}` : "")));
+      const pieces = (layoff.cards || layoff.pieces || []).join(" ");
+      lines.push(Meldcam.el("p", { class: "details muted" }, layoff.onto
+        ? t("{name} lays off {pieces} onto {meld}", { name: layoff.player, pieces, meld: layoff.onto.join(" ") })
+        : t("{name} lays off {pieces}", { name: layoff.player, pieces })));
     }
     return lines;
   }
@@ -89,9 +95,6 @@
     return setup.players.filter((p) => p !== winner && !boards.get(p).pieces.length);
   }
 
-  function names(list) {
-    return list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
-  }
 
   async function preview() {
     const ticket = ++asked;
@@ -107,8 +110,9 @@
       errorBox.hidden = true;
       resultBox.replaceChildren();
       waitingBox.textContent = reading.length
-        ? `Reading ${names(reading)}’s photo…`
-        : `Waiting for ${names(waiting.map((p) => p + "’s"))} pieces: photograph or tap them in.`;
+        ? tn("Reading {names}’s photo…", "Reading the photos of {names}…", reading.length, { names: I18n.list(reading) })
+        : tn("Waiting for {names}’s pieces: photograph or tap them in.",
+          "Waiting for the pieces of {names}: photograph or tap them in.", waiting.length, { names: I18n.list(waiting) });
       document.body.dataset.judged = String(ticket);
       return;
     }
@@ -120,7 +124,8 @@
       // pieces the reader was not sure of are confirmed (one tap) before the hand is saved
       const unsure = setup.players.filter((p) => p !== (winnerSelect && winnerSelect.value) && boards.get(p).unsureCount());
       waitingBox.textContent = unsure.length
-        ? `Check the pieces marked ? on ${names(unsure.map((p) => p + "’s"))} ${unsure.length === 1 ? "board" : "boards"} before saving.`
+        ? tn("Check the pieces marked ? on {names}’s board before saving.",
+          "Check the pieces marked ? on the boards of {names} before saving.", unsure.length, { names: I18n.list(unsure) })
         : "";
       confirm.disabled = unsure.length > 0;
     } else {
@@ -138,13 +143,16 @@
       withMelds: false, onChange: (now) => (now ? preview() : previewSoon()),
     }));
   }
-  if (setup.hand) {  // editing a saved hand, or a hand the server sent back with an error
-    const h = setup.hand;
+  // what was entered before the language was switched, else the hand being edited
+  const draft = I18n.takeDraft();
+  const start = draft && draft.hand ? draft : { hand: setup.hand, boards: setup.boards };
+  if (start.hand) {  // editing a saved hand, a hand sent back with an error, or a draft
+    const h = start.hand;
     if (winnerSelect) winnerSelect.value = h.winner || "";
     if (knockerSelect && h.knocker) knockerSelect.value = h.knocker;
     if (fromHand) fromHand.checked = Boolean(h.from_hand);
     const given = h.racks || h.hands || {};
-    const saved = setup.boards || {};  // the photos the hand was entered from
+    const saved = start.boards || {};  // the photos the hand was entered from
     for (const [name, board] of boards) {
       if (!Array.isArray(given[name])) continue;
       if (saved[name]) board.restore(saved[name], given[name]);
@@ -156,4 +164,13 @@
   }
   showWinner();
   preview();
+  I18n.keepDraft(() => {
+    const shown = {};
+    for (const [name, board] of boards) {
+      const state = board.state();
+      state.photos = state.photos.map((p) => (p ? { ...p, url: `/api/photos/${p.id}` } : null));
+      shown[name] = state;
+    }
+    return { hand: hand(), boards: shown };
+  });
 })();

@@ -20,8 +20,13 @@ const Meldcam = (() => {
     return node;
   }
 
-  const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-  const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
+  const { t, tn } = I18n;
+  const SUIT_WORDS = { C: t("clubs"), D: t("diamonds"), H: t("hearts"), S: t("spades") };
+  const RANK_WORDS = { A: t("ace"), J: t("jack"), Q: t("queen"), K: t("king") };
+  const COLOUR_WORDS = { red: t("red"), orange: t("orange"), blue: t("blue"), black: t("black") };
+  // the scorer's kinds of meld, in the words of the rule sheets
+  const KIND_WORDS = { run: t("run"), group: t("group"), set: t("set"), sequence: t("sequence"),
+    doubles: t("doubles"), "group-of-6": t("group of 6"), jokers: t("meld of jokers") };
 
   /** How a piece name is shown: short text and a CSS class (tile colour, card suit colour). */
   function pieceFace(name) {
@@ -38,22 +43,22 @@ const Meldcam = (() => {
   /** A piece as it is said: "red 5", "queen of hearts", "3-8", "joker" (accessible names). */
   function pieceName(name) {
     let m = /^(red|orange|blue|black)-(\d+)$/.exec(name);
-    if (m) return `${m[1]} ${m[2]}`;
-    if (name === "joker" || name === "JK") return "joker";
+    if (m) return t("{colour} {number}", { colour: COLOUR_WORDS[m[1]], number: m[2] });
+    if (name === "joker" || name === "JK") return t("joker");
     m = /^(10|[2-9AJQK])([CDHS])$/.exec(name);
-    if (m) return `${RANK_WORDS[m[1]] || m[1]} of ${SUIT_WORDS[m[2]]}`;
+    if (m) return t("{rank} of {suit}", { rank: RANK_WORDS[m[1]] || m[1], suit: SUIT_WORDS[m[2]] });
     return name;
   }
 
   /** Which picker row a piece goes in: its colour or suit, dominoes by their lower half. */
   function pieceGroup(name) {
     let m = /^(red|orange|blue|black)-/.exec(name);
-    if (m) return m[1];
+    if (m) return COLOUR_WORDS[m[1]];
     m = /^(\d+)-(\d+)$/.exec(name);
-    if (m) return "pips " + Math.min(+m[1], +m[2]);
+    if (m) return t("pips {number}", { number: Math.min(+m[1], +m[2]) });
     m = /^(?:10|[2-9AJQK])([CDHS])$/.exec(name);
     if (m) return SUIT_WORDS[m[1]];
-    return "jokers";
+    return t("jokers");
   }
 
   /** A text (a verdict, the scorer's reason) with each piece name shown as its chip shows it,
@@ -102,7 +107,8 @@ const Meldcam = (() => {
     const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body) });
     let data = null;
-    try { data = await response.json(); } catch (e) { data = { error: "the server answered " + response.status }; }
+    try { data = await response.json(); } catch (e) { data = { error: t("the server answered {status}", { status: response.status }) }; }
+    if (data && data.error_text) data.error = data.error_text;  // the API's error in the page's language
     return { ok: response.ok, status: response.status, data };
   }
 
@@ -112,7 +118,7 @@ const Meldcam = (() => {
     try {
       bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
     } catch (e) {
-      throw new Error("this file is not a photo the browser can open");
+      throw new Error(t("this file is not a photo the browser can open"));
     }
     const scale = Math.min(1, MAX_SIDE / Math.max(bitmap.width, bitmap.height));
     const width = Math.round(bitmap.width * scale), height = Math.round(bitmap.height * scale);
@@ -132,13 +138,13 @@ const Meldcam = (() => {
       const confirmButton = document.getElementById("picker-confirm");
       confirmButton.hidden = !options.onConfirm;
       if (options.onConfirm) {
-        confirmButton.textContent = `✓ Yes, it is ${pieceName(options.current)}`;
+        confirmButton.textContent = t("✓ Yes, it is {piece}", { piece: pieceName(options.current) });
         confirmButton.onclick = () => { dialog.close(); options.onConfirm(); };
       }
       const suggestions = document.getElementById("picker-suggestions");
       suggestions.replaceChildren();
       const likely = (options.suggestions || []).filter((name) => setup.pieces.includes(name));
-      if (likely.length) suggestions.append(el("span", { class: "muted" }, "Or perhaps:"));
+      if (likely.length) suggestions.append(el("span", { class: "muted" }, t("Or perhaps:")));
       for (const name of likely) {
         const button = chip(name, "pick");
         button.addEventListener("click", () => this.choose(name));
@@ -187,9 +193,9 @@ const Meldcam = (() => {
       const melds = document.getElementById("picker-melds");
       melds.replaceChildren();
       if (options.onMove) {
-        melds.append(el("span", { class: "muted" }, "Move to: "));
+        melds.append(el("span", { class: "muted" }, t("Move to:") + " "));
         for (let i = 0; i <= options.meldCount; i++) {
-          const label = i === options.meldCount ? "new meld" : "meld " + (i + 1);
+          const label = i === options.meldCount ? t("new meld") : t("meld {number}", { number: i + 1 });
           if (i === options.currentMeld) continue;
           const button = el("button", { type: "button", class: "move" }, label);
           button.addEventListener("click", () => { dialog.close(); options.onMove(i); });
@@ -293,6 +299,15 @@ const Meldcam = (() => {
       this.render();
     }
 
+    /** Pieces tapped in, meld by meld (lists of names): the check page after a language switch. */
+    setMelds(melds) {
+      this.pieces = melds.flatMap((meld, m) => meld.map((label) => ({ label, bbox: null, photo: null,
+        confidence: 1, sure: true, alternatives: [], meld: m })));
+      this.pieces.forEach((p, rank) => { p.rank = rank; });
+      this.meldCount = Math.max(1, melds.length);
+      this.changed(true);
+    }
+
     /** What the page saves with a hand: the photos kept on the server and the boxes on them. */
     state() {
       const kept = this.photos.map((p) => (p.id ? { id: p.id, width: p.width, height: p.height } : null));
@@ -335,10 +350,13 @@ const Meldcam = (() => {
     countStatus(prefix = "") {
       const n = this.pieces.length;
       const doubtful = this.unsureCount();
-      const fromPhotos = this.photos.length ? ` (${this.photos.length} photo${this.photos.length === 1 ? "" : "s"})` : "";
-      const check = doubtful ? ` Check the ${doubtful} marked ? (dashed).` : "";
-      const tap = n ? " Tap a box or a piece to correct it." : "";
-      this.setStatus(`${prefix}${n} piece${n === 1 ? "" : "s"} in all${fromPhotos}.${check}${tap}`);
+      const photos = tn("{count} photo", "{count} photos", this.photos.length);
+      const parts = [prefix + (this.photos.length
+        ? tn("{count} piece in all ({photos}).", "{count} pieces in all ({photos}).", n, { photos })
+        : tn("{count} piece in all.", "{count} pieces in all.", n))];
+      if (doubtful) parts.push(tn("Check the {count} marked ? (dashed).", "Check the {count} marked ? (dashed).", doubtful));
+      if (n) parts.push(t("Tap a box or a piece to correct it."));
+      this.setStatus(parts.join(" "));
     }
 
     /** Count a photo being prepared or read (the page waits for it before judging). */
@@ -348,7 +366,7 @@ const Meldcam = (() => {
     }
 
     async upload(file) {
-      this.setStatus("Preparing the photo…");
+      this.setStatus(t("Preparing the photo…"));
       this.working(1);
       let small;
       try {
@@ -365,7 +383,7 @@ const Meldcam = (() => {
     /** Send one (already shrunk) photo to the recogniser; its pieces join those on the board. */
     async read(blob, width, height) {
       const index = this.addPhoto(URL.createObjectURL(blob), width, height, null, blob);
-      this.setStatus("Reading the pieces…");
+      this.setStatus(t("Reading the pieces…"));
       const form = new FormData();
       form.append("photo", blob, "photo.jpg");
       form.append("kind", this.setup.kind);
@@ -376,15 +394,16 @@ const Meldcam = (() => {
       try {
         const response = await fetch("/api/recognise", { method: "POST", body: form });
         ok = response.ok;
-        try { data = await response.json(); } catch (e) { data = { error: "the server answered " + response.status }; }
+        try { data = await response.json(); } catch (e) { data = { error: t("the server answered {status}", { status: response.status }) }; }
+        if (data && data.error_text) data.error = data.error_text;
       } catch (error) {
-        data = { error: "the photo could not be sent: check the connection and try again" };
+        data = { error: t("the photo could not be sent: check the connection and try again") };
       } finally {
         this.working(-1);
       }
       if (!ok) {
         // the pieces already here stay; only this photo could not be read
-        this.setStatus(data.error || "the photo could not be read", true);
+        this.setStatus(data.error || t("the photo could not be read"), true);
         this.render();
         this.onChange(true);
         return;
@@ -392,13 +411,17 @@ const Meldcam = (() => {
       if (data.photo) this.photos[index].id = data.photo.id;
       const before = this.pieces.length;
       this.takeRecognition(data, index);
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const seconds = new Intl.NumberFormat(I18n.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+        .format((performance.now() - started) / 1000);  // 0.4 s, 0,4 s: as the language writes it
       const count = data.pieces.length;
       if (!count) {
-        this.setStatus("No pieces found on this photo: take it closer, or tap + to enter them.");
+        this.setStatus(t("No pieces found on this photo: take it closer, or tap + to enter them."));
       } else {
-        const added = before ? `, added to the ${before} already here` : "";
-        this.countStatus(`Read ${count} piece${count === 1 ? "" : "s"} in ${seconds} s${added}. `);
+        const read = before
+          ? tn("Read {count} piece in {seconds} s, added to the {before} already here.",
+            "Read {count} pieces in {seconds} s, added to the {before} already here.", count, { seconds, before })
+          : tn("Read {count} piece in {seconds} s.", "Read {count} pieces in {seconds} s.", count, { seconds });
+        this.countStatus(read + " ");
       }
     }
 
@@ -417,7 +440,10 @@ const Meldcam = (() => {
       const dropped = tapped.length - kept.length;
       this.render();
       if (!photos.length) {
-        if (dropped) this.setStatus(`${dropped} piece${dropped === 1 ? "" : "s"} tapped in for the other game ${dropped === 1 ? "is" : "are"} not in this one and ${dropped === 1 ? "was" : "were"} taken off.`);
+        if (dropped) {
+          this.setStatus(tn("{count} piece tapped in for the other game is not in this one and was taken off.",
+            "{count} pieces tapped in for the other game are not in this one and were taken off.", dropped));
+        }
         this.onChange(true);
         return;
       }
@@ -428,11 +454,11 @@ const Meldcam = (() => {
     addPhoto(url, width, height, id = null, blob = null) {
       const index = this.photos.length;
       const view = el("figure", { class: "photo-view", "data-photo": index });
-      const img = el("img", { class: "photo-img", alt: `photo ${index + 1} of the pieces` });
+      const img = el("img", { class: "photo-img", alt: t("photo {number} of the pieces", { number: index + 1 }) });
       if (url) img.src = url;
       const svg = svgEl("svg", { class: "boxes", preserveAspectRatio: "none", viewBox: `0 0 ${width} ${height}` });
       view.append(img, svg);
-      if (!url) view.append(el("figcaption", { class: "photo-caption muted" }, "This photo is no longer kept."));
+      if (!url) view.append(el("figcaption", { class: "photo-caption muted" }, t("This photo is no longer kept.")));
       this.photosBox.append(view);
       this.photos.push({ url, width, height, id, blob, view, svg });
       return index;
@@ -476,8 +502,8 @@ const Meldcam = (() => {
       const piece = this.pieces[index];
       picker.open(this.setup, {
         title: toConfirm(piece)
-          ? `Piece ${index + 1} may be ${pieceName(piece.label)}. Is it?`
-          : `Piece ${index + 1} was read as ${pieceName(piece.label)}. Which is it?`,
+          ? t("Piece {number} may be {piece}. Is it?", { number: index + 1, piece: pieceName(piece.label) })
+          : t("Piece {number} was read as {piece}. Which is it?", { number: index + 1, piece: pieceName(piece.label) }),
         current: piece.label,
         suggestions: piece.alternatives,
         onConfirm: toConfirm(piece) ? () => { piece.sure = true; this.changed(); } : null,
@@ -496,7 +522,7 @@ const Meldcam = (() => {
 
     add(meld) {
       picker.open(this.setup, {
-        title: this.withMelds ? `Add a piece to meld ${meld + 1}` : "Add a piece",
+        title: this.withMelds ? t("Add a piece to meld {number}", { number: meld + 1 }) : t("Add a piece"),
         onPick: (name) => {
           this.pieces.push({ label: name, bbox: null, photo: null, confidence: 1, sure: true, alternatives: [], meld });
           this.changed();
@@ -524,10 +550,10 @@ const Meldcam = (() => {
       const doubtful = this.unsureCount();
       if (this.confirmBar) {
         this.confirmBar.hidden = doubtful === 0;
-        this.confirmBar.querySelector(".to-confirm-text").textContent = doubtful === 1
-          ? "1 piece is marked ?: the reader is not sure of it. Tap it to correct it, or:"
-          : `${doubtful} pieces are marked ?: the reader is not sure of them. Tap one to correct it, or:`;
-        this.confirmBar.querySelector(".confirm-all").textContent = doubtful === 1 ? "✓ It is right" : `✓ All ${doubtful} are right`;
+        this.confirmBar.querySelector(".to-confirm-text").textContent = tn(
+          "{count} piece is marked ?: the reader is not sure of it. Tap it to correct it, or:",
+          "{count} pieces are marked ?: the reader is not sure of them. Tap one to correct it, or:", doubtful);
+        this.confirmBar.querySelector(".confirm-all").textContent = tn("✓ It is right", "✓ All {count} are right", doubtful);
       }
       if (this.legend) this.legend.hidden = !this.photos.some((p) => p.url);
     }
@@ -551,7 +577,9 @@ const Meldcam = (() => {
           const [x1, y1, x2, y2] = piece.bbox;
           const state = this.meldState(piece.meld, order);
           const flags = `${toConfirm(piece) ? " unsure" : ""}${piece.corrected ? " corrected" : ""}`;
-          const spoken = `piece ${i + 1}: ${pieceName(piece.label)}${toConfirm(piece) ? ", not sure" : ""}`;
+          const spoken = toConfirm(piece)
+            ? t("piece {number}: {piece}, not sure", { number: i + 1, piece: pieceName(piece.label) })
+            : t("piece {number}: {piece}", { number: i + 1, piece: pieceName(piece.label) });
           const group = svgEl("g", { class: `box m${piece.meld % 6} ${state}${flags}`,
             "data-index": i, "data-piece": piece.label, tabindex: 0, role: "button", "aria-label": spoken });
           const title = svgEl("title");
@@ -614,20 +642,20 @@ const Meldcam = (() => {
       const order = this.meldOrder();
       for (let m = 0; m < this.meldCount; m++) {
         const box = el("div", { class: `meld m${m % 6} ${this.meldState(m, order)}`, "data-meld": m });
-        if (this.withMelds) box.append(el("h3", {}, `Meld ${m + 1}`));
+        if (this.withMelds) box.append(el("h3", {}, t("Meld {number}", { number: m + 1 })));
         const row = el("div", { class: "chips" });
         for (const i of this.shownOrder()) {
           const piece = this.pieces[i];
           if (piece.meld !== m) continue;
           const unsure = toConfirm(piece);
           const button = chip(piece.label, unsure ? "unsure" : "",
-            `${pieceName(piece.label)}${unsure ? ", not sure: check it" : ""}`);
+            unsure ? t("{piece}, not sure: check it", { piece: pieceName(piece.label) }) : pieceName(piece.label));
           button.dataset.index = i;
           button.addEventListener("click", () => this.edit(i));
           row.append(button);
         }
-        const add = el("button", { type: "button", class: "chip add", title: "add a piece",
-          "aria-label": this.withMelds ? `add a piece to meld ${m + 1}` : "add a piece" }, "+");
+        const add = el("button", { type: "button", class: "chip add", title: t("add a piece"),
+          "aria-label": this.withMelds ? t("add a piece to meld {number}", { number: m + 1 }) : t("add a piece") }, "+");
         add.addEventListener("click", () => this.add(m));
         row.append(add);
         box.append(row);
@@ -637,9 +665,12 @@ const Meldcam = (() => {
             // the verdict of the meld as it stands now (asked again after every change)
             const p = el("p", { class: "meld-verdict" });
             if (v.valid) {
-              p.append(`✓ legal ${v.kind || "meld"}${v.value !== null && v.value !== undefined ? ", worth " + v.value : ""}`);
+              const kind = KIND_WORDS[v.kind] || t("meld");
+              p.append(v.value !== null && v.value !== undefined
+                ? t("✓ legal {kind}, worth {value}", { kind, value: v.value })
+                : t("✓ legal {kind}", { kind }));
             } else {
-              p.append("✗ ", withFaces(v.reason || "not a legal meld", this.setup.kind));
+              p.append("✗ ", withFaces(v.reason_text || v.reason || t("not a legal meld"), this.setup.kind));
             }
             box.append(p);
           }
@@ -656,6 +687,6 @@ const Meldcam = (() => {
 
   function readSetup() { return JSON.parse(document.getElementById("setup").textContent); }
 
-  return { Board, picker, pieceFace, pieceName, withFaces, faceSpan, toConfirm, chip, postJSON, downscale,
+  return { Board, picker, pieceFace, pieceName, withFaces, KIND_WORDS, faceSpan, toConfirm, chip, postJSON, downscale,
     debounce, readSetup, el };
 })();

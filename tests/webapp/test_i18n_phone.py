@@ -1,0 +1,242 @@
+"""The hand flow and the dispute flow in Polish on a phone (issue 25), in Debian's chromium through
+Playwright: a 390 x 844 touch screen whose browser asks for Polish; the language switcher keeps
+what was entered. Screenshots go to ``test-output/webapp/`` as ``i18n-*.png``.
+
+The recogniser is a stand-in (the pages are under test, not the reader): it reads red 5, red 6
+and red 7, the last one unsure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from webapp import catalogs
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = ROOT / "test-output" / "webapp"
+PHONE = {"width": 390, "height": 844}
+IN_CI = os.environ.get("CI") == "true"
+
+if IN_CI:
+    import playwright.sync_api as playwright_api
+else:
+    playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not IN_CI and not Path(CHROMIUM).exists(),
+        reason="chromium missing: apt-get install chromium",
+    ),
+]
+expect = playwright_api.expect
+
+
+class StandIn:
+    """Reads red 5, red 6 (sure) and red 7 (not sure) in one meld, whatever the photo."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def recognise(self, image: bytes) -> dict[str, Any]:
+        labels = [("red-5", True), ("red-6", True), ("red-7", False)]
+        pieces = [
+            {
+                "label": label,
+                "bbox": [20 + 70 * i, 40, 80 + 70 * i, 130],
+                "confidence": 0.95 if sure else 0.5,
+                "alternatives": [["red-1", 0.1]],
+                "sure": sure,
+            }
+            for i, (label, sure) in enumerate(labels)
+        ]
+        return {"kind": self.kind, "pieces": pieces, "melds": [[0, 1, 2]]}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from werkzeug.serving import make_server
+
+    from webapp import create_app
+
+    catalogs.compile_catalogs()  # the .mo files, as scripts/setup.sh builds them
+    instance = tmp_path_factory.mktemp("instance")
+    app = create_app({"INSTANCE_PATH": str(instance), "RECOGNISER_FACTORY": StandIn})
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{http.server_port}"
+    finally:
+        http.shutdown()
+
+
+@pytest.fixture(scope="module")
+def photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from PIL import Image
+
+    path = tmp_path_factory.mktemp("photos") / "rack.png"
+    Image.new("RGB", (400, 300), (196, 170, 140)).save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def chromium_browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def phone(chromium_browser: Any) -> Iterator[Any]:
+    """A Polish phone: 390 x 844, touch, the browser asking for pl-PL; any script error fails."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    context = chromium_browser.new_context(
+        viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2, locale="pl-PL"
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield page
+    context.close()
+    assert not errors, f"browser errors: {errors}"
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"i18n-{name}.png"), full_page=True)
+
+
+def call(server: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["X-Edit-Token"] = token
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server + path, data, headers, method=method)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def judged_after(page: Any, before: str | None) -> None:
+    page.wait_for_function(
+        "b => document.body.dataset.judged && document.body.dataset.judged !== b", arg=before
+    )
+
+
+def upload(page: Any, board: Any, photo: Path) -> None:
+    page.wait_for_load_state("load")
+    before = page.evaluate("document.body.dataset.judged || null")
+    with page.expect_response(lambda r: r.url.endswith("/api/recognise")) as answer:
+        board.locator(".photo-file").set_input_files(str(photo))
+    assert answer.value.status == 200, answer.value.text()
+    judged_after(page, before)
+
+
+def switch_language(page: Any, name: str) -> None:
+    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.locator("#languages").get_by_role("link", name=name, exact=True).click()
+    page.wait_for_load_state("load")
+
+
+def test_hand_flow_in_polish_and_the_switcher_keeps_the_hand(
+    phone: Any, server: str, photo: Path
+) -> None:
+    page = phone
+    game = call(server, "POST", "/api/games", {"game": "remik", "players": ["Ania", "Bartek"]})
+    page.goto(game["links"]["edit"])
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(page.locator("h1")).to_have_text("Remik liczbowy")
+    expect(page.locator("#next")).to_have_text("Następne rozdanie: rozdaje Ania.")
+    expect(page.locator("#tally-title")).to_have_text("Wyniki")
+    shot(page, "pl-1-game")
+    page.click("#end-hand")
+    expect(page.locator("h1")).to_have_text("Koniec rozdania 1: Remik liczbowy")
+    page.select_option("#winner", "Ania")
+    bartek = page.locator(".player-board[data-player='Bartek']")
+    expect(page.locator("#preview-waiting")).to_contain_text("Czekam na kostki gracza Bartek")
+    upload(page, bartek, photo)
+    expect(bartek.locator(".status")).to_contain_text(re.compile(r"Odczytano 3 kostki w \d+,\d s"))
+    expect(bartek.locator(".to-confirm-text")).to_contain_text(
+        "1 kostka jest oznaczona ?: czytnik nie jest jej pewien"
+    )
+    expect(page.locator("#preview-waiting")).to_contain_text("Przed zapisaniem sprawdź kostki")
+    expect(page.locator("#confirm")).to_be_disabled()
+    shot(page, "pl-2-hand-unsure")
+    # the language switcher: the same hand, in Croatian, then in Polish again
+    switch_language(page, "Hrvatski")
+    expect(page.locator("html")).to_have_attribute("lang", "hr")
+    expect(page.locator("h1")).to_have_text("Kraj runde 1: Remik liczbowy")
+    expect(page.locator("#winner")).to_have_value("Ania")
+    chips = bartek.locator(".meld .chip[data-piece]")
+    expect(chips).to_have_count(3)
+    expect(bartek.locator(".to-confirm-text")).to_contain_text("1 pločica označena je s ?")
+    shot(page, "hr-2-hand-kept")
+    switch_language(page, "Polski")
+    expect(page.locator("#winner")).to_have_value("Ania")
+    expect(chips).to_have_count(3)
+    bartek.locator(".confirm-all").click()
+    expect(page.locator("#confirm")).to_be_enabled()
+    result = page.locator("#preview-result")
+    expect(result).to_contain_text("wyłożył(a) wszystko: rozdanie wygrywa Ania")
+    expect(result).to_contain_text("na półeczce 18")
+    shot(page, "pl-3-hand-scored")
+    page.click("#confirm")
+    expect(page.locator("#tally tbody tr")).to_have_count(1)
+    expect(page.locator("#tally tbody tr th .outcome")).to_have_text("remik")
+    expect(page.locator("#chart")).to_have_attribute(
+        "aria-label", "sumy po 1 rozdaniu: Ania 18, Bartek -18"
+    )
+    expect(page.locator(".legend")).to_contain_text("Duże: suma narastająco")
+    shot(page, "pl-4-tally")
+
+
+def test_dispute_flow_in_polish_and_the_switcher_keeps_the_game_and_melds(
+    phone: Any, server: str, photo: Path
+) -> None:
+    page = phone
+    page.goto(server + "/check?game=remik")
+    expect(page.locator("h1")).to_contain_text("Sprawdź układ: Remik liczbowy")
+    board = page.locator("#board")
+    upload(page, board, photo)
+    verdict = page.locator("#table-verdict")
+    expect(verdict).to_contain_text("Wszystkie 3 kostki można wyłożyć")
+    expect(board.locator(".meld-verdict").first).to_contain_text("✓ poprawna seria, wartość 18")
+    # correct red 7 to blue 7: the meld breaks, and the scorer says why, in Polish
+    board.locator(".meld .chip[data-index='2']").click()
+    expect(page.locator("#picker-title")).to_contain_text("Kostka 3 to może czerwona 7. Czy tak?")
+    before = page.evaluate("document.body.dataset.judged || null")
+    page.locator("#picker-pieces").get_by_role("button", name="niebieska 7", exact=True).click()
+    judged_after(page, before)
+    reason = board.locator(".meld-verdict").first
+    expect(reason).to_contain_text("✗")
+    expect(verdict).to_contain_text("Tych 3 kostek nie da się wyłożyć")
+    shot(page, "pl-5-dispute")
+    # another game, then another language: the game (in the address) and the melds stay
+    page.select_option("#game-select", "rummikub")
+    expect(page.locator("#game-title")).to_have_text("Rummikub")
+    page.wait_for_url("**/check?game=rummikub")
+    switch_language(page, "Română")
+    expect(page.locator("html")).to_have_attribute("lang", "ro")
+    expect(page.locator("#game-select")).to_have_value("rummikub")
+    expect(page.locator("h1")).to_contain_text("Verifică o formație: Rummikub")
+    expect(board.locator(".meld .chip[data-piece]")).to_have_count(3)
+    expect(board.locator(".meld .chip[data-piece='blue-7']")).to_have_count(1)
+    shot(page, "ro-5-dispute-kept")
+    switch_language(page, "Polski")
+    expect(board.locator(".meld .chip[data-piece]")).to_have_count(3)
+    expect(page.locator("#game-select")).to_have_value("rummikub")
+    shot(page, "pl-6-dispute-back")

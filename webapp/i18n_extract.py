@@ -1,0 +1,34 @@
+"""A Babel extractor for the texts the scorer describes its games with: titles, option help,
+presets and choices (data, not calls, so the Python extractor does not see them)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import IO, Any
+
+
+def catalogue_texts() -> list[tuple[str, str]]:
+    """(text, where it comes from) for every game's title, option help, preset and choice."""
+    from scorer.games import GAME_MODULES, game_type
+
+    found: list[tuple[str, str]] = []
+    for game in GAME_MODULES:
+        descriptor = game_type(game)
+        found.append((descriptor.title, f"title of {game}"))
+        for spec in descriptor.options:
+            described = spec.to_json()
+            if described.get("help"):
+                found.append((described["help"], f"{game} option {spec.name}"))
+            for choice in described.get("choices") or []:
+                if isinstance(choice, str):
+                    found.append((choice, f"{game} option {spec.name}: a choice"))
+        for preset in descriptor.presets:
+            found.append((preset, f"{game}: a preset's name"))
+    return found
+
+
+def extract_catalogue(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str, list[str]]]:
+    for text, where in catalogue_texts():
+        yield 1, "gettext", text, [where]
