@@ -23,7 +23,7 @@ Output: ``render_scene(seed)`` gives the same shape as the tile generator, a BGR
 gives a ``DominoScene`` with, per domino, both halves (pip count and quad) in the tile's own
 order, and the chain or row it lies in with its position there.
 
-Labelling choices:
+Choices:
 
 - A domino is labelled when at least ``MIN_HALF_VISIBLE`` of each half is visible AND every pip
   of both halves is visible (centre and four points at 0.8 of its radius, not under another tile
