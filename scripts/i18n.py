@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from webapp import catalogs  # noqa: E402
+from webapp import catalogs
 
 
 def main() -> None:

@@ -3,17 +3,20 @@
 
 The same two-stage recipe as the number tiles (``train_tiles``), one command per kind, fixed
 seeds, resumable (each stage skips what is done; the detector and the reader resume from their
-last checkpoints):
+last checkpoints). Each kind's recipe is data (``RECIPES``: its scene sets and detector rounds,
+run by ``training/recipes.py``):
 
 1. ``generate``: synthetic scenes (``datasets/dominoes_synth.py`` / ``datasets/cards_synth.py``)
-   into ``datasets/generated/<kind>/synth``;
+   into ``datasets/generated/<kind>/<set>``;
 2. ``detector``: a class-agnostic YOLO26-nano (dominoes: whole face-up dominoes; cards: corner
-   indices, rank over suit, labelled when >= 90 % visible), exported to ONNX; round 1 on the
-   first scenes, round 2 a fine-tune on round-2 scenes plus round 1's, a round 3 (cards: more
-   epochs from round 2's best; dominoes: new scenes from low down), and for dominoes a round 4,
-   a rotated-box (OBB) detector from round 3's weights on rounds 1-3's scenes re-rendered for
-   each domino's corners, and a round 5 from round 4 on more low-camera scenes - the kind's
-   ``KindRecipe``. ``--stage finetune`` runs the dominoes' round 5 alone, from round 4's
+   indices, rank over suit, labelled when >= 90 % visible), exported to ONNX, trained in rounds,
+   each from the one before, the last exported to ``--out``: ``detector`` on the first scenes
+   (from the tile detector's weights when ``train_tiles`` has run here), ``detector_r2`` a
+   fine-tune on its scenes plus the first, ``detector_r3`` (cards: more epochs from
+   ``detector_r2``'s best; dominoes: new scenes from low down), and for dominoes
+   ``detector_obb``, a rotated-box (OBB) detector on rounds 1-3's scenes re-rendered for each
+   domino's corners, and ``detector_obb_r5`` from it on more low-camera scenes.
+   ``--stage finetune`` runs the dominoes' last round alone, from ``detector_obb``'s
    ``best.pt`` or, on a fresh checkout, from the shipped detector (``recover``);
 3. ``reader``: small CNNs on crops cut square to each detected box (``vision/crops.py``), with
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
@@ -26,10 +29,19 @@ from __future__ import annotations
 
 import argparse
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from training.offline import GENERATED
+from training.recipes import (
+    DetectorRound,
+    SceneSet,
+    Stages,
+    add_recipe_arguments,
+    apply_recipe_arguments,
+    generate_scenes,
+    train_rounds,
+)
 from training.train_tiles import (
     _train_and_export,
     build_detector_dataset,
@@ -123,30 +135,15 @@ def render_cards_backs(seed: int):
 
 @dataclass(frozen=True)
 class KindRecipe:
+    """One kind's models (names, sizes, the reader's hard negatives) and what trains them."""
+
     kind: str
-    renderer: str
     class_name: str
     detector_onnx: str
     reader_onnx: str
     det_imgsz: int
     det_export_imgsz: int
-    det_epochs: int = 24
-    r2_epochs: int = 8  # round 2: a fine-tune of round 1's best detector
-    r2_renderer: str | None = None  # round 2's new scenes (None: round 1's scenes again)
-    r2_scenes: int | None = None  # how many (None: the --r2-scenes default)
-    r3_epochs: int = 0  # round 3: a fine-tune of round 2's best (0: none)
-    r3_renderer: str | None = None  # round 3's new scenes (None: round 2's scenes again)
-    r3_scenes: int = 0
-    # Round 4 (dominoes only): a rotated-box detector from round 3's best, on rounds 1-3's
-    # scenes re-rendered for their corners (0: none; rounds 1-3 then are not shipped).
-    obb_epochs: int = 0
-    # Round 5 (dominoes only): round 4's rotated-box detector fine-tuned on these many new
-    # scenes of round 3's look (low camera, dark surfaces) with rounds 1-3's (0: none).
-    obb_r5_epochs: int = 0
-    obb_r5_scenes: int = 0
-    # Extra scenes for the reader only, one (renderer, scenes) per look: folders
-    # ``reader_folder(i)``, seeds + 11 + 6 i, held-back tests seeds + 13 + 6 i.
-    reader_looks: tuple[tuple[str, int], ...] = ()
+    stages: Stages
     # The reader's hard negatives: mined with the recogniser's own detector passes (whole
     # photo, tiles at the photo's pixels up to ``negative_tile_side``, zoomed out
     # ``negative_zoom_out``; None: the whole photo only), up to this many a scene.
@@ -154,54 +151,93 @@ class KindRecipe:
     negative_zoom_out: float | None = None
     negatives_per_scene: int = 6
 
+    @property
+    def renderer(self) -> str:
+        """The first scenes' renderer (also that of the held-back ``test`` set)."""
+        return self.stages.scene_set("synth").renderer
+
+    def reader_looks(self) -> tuple[SceneSet, ...]:
+        """The scene sets rendered for the reader only, in order (``reader_folder(i)``)."""
+        return tuple(s for s in self.stages.scene_sets if s.folder.startswith(READER_SYNTH))
+
+
+def _with_test(folder: str, renderer: str, scenes: int, seed_offset: int, test: str, **round_):
+    """A set of ``scenes`` (40 validation) and its held-back test of 60 (seed offset + 2)."""
+    return (
+        SceneSet(folder, renderer, scenes, 40, seed_offset, **round_),
+        SceneSet(test, renderer, 0, 60, seed_offset + 2, **round_),
+    )
+
+
+DOMINO_RENDERERS = {
+    look: f"training.train_pieces:render_dominoes{suffix}"
+    for look, suffix in ((1, ""), (2, "_r2"), (3, "_r3"))
+}
+CARD_RENDERERS = {
+    name: f"training.train_pieces:render_cards{suffix}"
+    for name, suffix in (
+        ("base", ""),
+        ("fonts", "_fonts"),
+        ("glyphs", "_glyphs"),
+        ("real", "_real"),
+        ("backs", "_backs"),
+    )
+}
 
 RECIPES = {
     "dominoes": KindRecipe(
         "dominoes",
-        "training.train_pieces:render_dominoes",
         "domino",
         "domino_detector.onnx",
         "domino_reader.onnx",
         det_imgsz=384,
         det_export_imgsz=512,
-        r2_renderer="training.train_pieces:render_dominoes_r2",
-        # Round 3: 600 scenes from low down and on dark surfaces with rounds 1 and 2's 800.
-        r3_epochs=6,
-        r3_renderer="training.train_pieces:render_dominoes_r3",
-        r3_scenes=600,
-        # Round 4: rotated boxes, 8 epochs on rounds 1-3's 1,400 scenes.
-        obb_epochs=8,
-        # Round 5: 5 epochs from round 4 on 800 new round-3-look scenes with the 1,400.
-        obb_r5_epochs=5,
-        obb_r5_scenes=800,
+        stages=Stages(
+            scene_sets=(
+                SceneSet("synth", DOMINO_RENDERERS[1], 400, 40, 0),
+                SceneSet("test", DOMINO_RENDERERS[1], 0, 60, 7),
+                SceneSet(R2_SYNTH, DOMINO_RENDERERS[2], 400, 40, 2, for_round="detector_r2"),
+                SceneSet("test_r2", DOMINO_RENDERERS[2], 0, 60, 9, for_round="detector_r2"),
+                # from low down and on dark surfaces
+                SceneSet(R3_SYNTH, DOMINO_RENDERERS[3], 600, 40, 4, for_round="detector_r3"),
+                SceneSet("test_r3", DOMINO_RENDERERS[3], 0, 60, 15, for_round="detector_r3"),
+                SceneSet(R5_SYNTH, DOMINO_RENDERERS[3], 800, 40, 21, for_round="detector_obb_r5"),
+            ),
+            rounds=(
+                DetectorRound("detector", 24),
+                DetectorRound("detector_r2", 8),
+                DetectorRound("detector_r3", 6),
+                DetectorRound("detector_obb", 8),  # rotated boxes on the scenes above
+                DetectorRound("detector_obb_r5", 5),
+            ),
+        ),
     ),
     "cards": KindRecipe(
         "cards",
-        "training.train_pieces:render_cards",
         "corner",
         "card_detector.onnx",
         "card_reader.onnx",
         det_imgsz=512,
         det_export_imgsz=640,
-        det_epochs=12,
-        # Round 2 on 1,200 new scenes of the same look plus round 1's 400: round 1's detector
-        # had stopped improving on 400 scenes (validation mAP50 0.43 -> 0.54 with 8 more
-        # epochs on the same scenes), so it needs more scenes rather than more epochs.
-        r2_renderer="training.train_pieces:render_cards",
-        r2_scenes=1200,
-        # Round 2 ended still improving (validation mAP50 0.61, 0.65, 0.73, 0.75 over its last
-        # four epochs): round 3 goes on from its best at half the learning rate.
-        r3_epochs=8,
-        # Reader c4: 1,200 scenes of decks in more fonts and 600 with flat-topped 3s, on top
-        # of the detector's 1,600. Reader c5: and 800 scenes of look 4 (pips near the indices,
-        # busy court art, fine backs), hard negatives mined with the recogniser's three
-        # detector passes, as it finds them (c4: the whole photo only, 6 a scene). Reader c6:
-        # c5 fine-tuned with 800 scenes of look 5 (real decks' diamond backs, face-down hands).
-        reader_looks=(
-            ("training.train_pieces:render_cards_fonts", 1200),
-            ("training.train_pieces:render_cards_glyphs", 600),
-            ("training.train_pieces:render_cards_real", 800),
-            ("training.train_pieces:render_cards_backs", 800),
+        stages=Stages(
+            scene_sets=(
+                SceneSet("synth", CARD_RENDERERS["base"], 400, 40, 0),
+                SceneSet("test", CARD_RENDERERS["base"], 0, 60, 7),
+                # more scenes of the same look: 400 were too few (validation mAP50 stalled)
+                SceneSet(R2_SYNTH, CARD_RENDERERS["base"], 1200, 40, 2, for_round="detector_r2"),
+                # the reader's: decks in more fonts, flat-topped 3s, pips near the indices with
+                # busy court art, real decks' backs and face-down hands
+                *_with_test(READER_SYNTH, CARD_RENDERERS["fonts"], 1200, 11, "test_reader"),
+                *_with_test(f"{READER_SYNTH}2", CARD_RENDERERS["glyphs"], 600, 17, "test_reader2"),
+                *_with_test(f"{READER_SYNTH}3", CARD_RENDERERS["real"], 800, 23, "test_reader3"),
+                *_with_test(f"{READER_SYNTH}4", CARD_RENDERERS["backs"], 800, 29, "test_reader4"),
+            ),
+            rounds=(
+                DetectorRound("detector", 12),
+                DetectorRound("detector_r2", 8),
+                # more epochs from round 2's best at half the learning rate, on its scenes
+                DetectorRound("detector_r3", 8),
+            ),
         ),
         negative_tile_side=cards.TILE_SIDE,
         negative_zoom_out=cards.ZOOM_OUT,
@@ -279,7 +315,7 @@ def finetune_detector_r2(
     """Round 2: round 1's best detector fine-tuned on round-2 scenes (``synth_r2``) and round 1's
     (both kept: the small pieces of round 1 must not be forgotten), or without a round-2
     renderer on round 1's scenes again: a second, gentler schedule. Exported over round 1's."""
-    if recipe.r2_renderer:
+    if recipe.stages.has_set(R2_SYNTH):
         data_yaml = build_detector_dataset(
             work, [], 0, synth=R2_SYNTH, name="det_r2", class_name=recipe.class_name
         )
@@ -295,14 +331,14 @@ def finetune_detector_r3(
     """Round 3: round 2's best detector at half its learning rate, on round 3's new scenes
     (``synth_r3``) with rounds 1 and 2's, or without a round-3 renderer more epochs on round 2's
     data. Exported over round 2's."""
-    if recipe.r3_renderer:
+    if recipe.stages.has_set(R3_SYNTH):
         data_yaml = build_detector_dataset(
             work, [], 0, synth=R3_SYNTH, name="det_r3", class_name=recipe.class_name
         )
         _add_round1_scenes(work, data_yaml.parent)
         _link_train_images(work / "det_r2", data_yaml.parent, "r2_", skip_prefix="r1_")
     else:
-        data_yaml = work / ("det_r2" if recipe.r2_renderer else "det") / "data.yaml"
+        data_yaml = work / ("det_r2" if recipe.stages.has_set(R2_SYNTH) else "det") / "data.yaml"
     _finetune(
         recipe, work, "detector_r3", "detector_r2", data_yaml, out, epochs, seed, imgsz, 0.0005
     )
@@ -561,115 +597,46 @@ def main(argv: list[str] | None = None) -> int:
         "--stage",
         choices=("all", "generate", "detector", "finetune", "reader"),
         default="all",
-        help="finetune: only the dominoes' detector round 5, from round 4's best.pt or the "
-        "shipped detector",
+        help="finetune: only the dominoes' last detector round (detector_obb_r5), from "
+        "detector_obb's best.pt or the shipped detector",
     )
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--scenes", type=int, default=400)
-    parser.add_argument("--val-scenes", type=int, default=40)
-    parser.add_argument("--test-scenes", type=int, default=60, help="held-back synthetic test")
-    parser.add_argument("--det-epochs", type=int, help="round 1 (default: the kind's recipe)")
-    parser.add_argument("--r2-scenes", type=int, help="round-2 scenes (default: recipe or 400)")
-    parser.add_argument("--r2-epochs", type=int, help="round-2 fine-tune (default: the recipe)")
-    parser.add_argument("--r3-epochs", type=int, help="round-3 fine-tune (default: the recipe)")
-    parser.add_argument("--r3-scenes", type=int, help="round-3 scenes (default: the recipe)")
-    parser.add_argument("--obb-epochs", type=int, help="round-4 rotated boxes (default: recipe)")
-    parser.add_argument("--r5-epochs", type=int, help="round-5 fine-tune (default: recipe)")
-    parser.add_argument("--r5-scenes", type=int, help="round-5 scenes (default: recipe)")
-    parser.add_argument(
-        "--reader-scenes", type=int, help="reader-only scenes per look (default: recipe)"
-    )
+    add_recipe_arguments(parser, [recipe.stages for recipe in RECIPES.values()])
     parser.add_argument("--reader-epochs", type=int, default=30)
     parser.add_argument("--reader-members", type=int, default=1)
     parser.add_argument("--smoke", action="store_true", help="tiny run for tests")
     args = parser.parse_args(argv)
     recipe = RECIPES[args.kind]
+    stages = apply_recipe_arguments(parser, args, recipe.stages)
     work = args.work or GENERATED / args.kind
-    if args.det_epochs is None:
-        args.det_epochs = recipe.det_epochs
-    if args.r2_epochs is None:
-        args.r2_epochs = recipe.r2_epochs
-    if args.r3_epochs is None:
-        args.r3_epochs = recipe.r3_epochs
-    if args.obb_epochs is None:
-        args.obb_epochs = recipe.obb_epochs
-    if args.r5_epochs is None:
-        args.r5_epochs = recipe.obb_r5_epochs
-    if args.r5_scenes is None:
-        args.r5_scenes = recipe.obb_r5_scenes
-    if args.r2_scenes is None:
-        args.r2_scenes = recipe.r2_scenes or 400
-    if args.r3_scenes is None:
-        args.r3_scenes = recipe.r3_scenes
-    reader_looks = [
-        (look, scenes if args.reader_scenes is None else args.reader_scenes)
-        for look, scenes in recipe.reader_looks
-    ]
     imgsz = None
     if args.smoke:
-        args.scenes, args.val_scenes, args.test_scenes = 6, 2, 2
-        args.det_epochs, args.reader_epochs, args.reader_members = 1, 1, 1
-        args.r2_scenes, args.r2_epochs = 4, 1
-        reader_looks = [(look, min(scenes, 3)) for look, scenes in reader_looks]
-        args.r3_epochs = min(args.r3_epochs, 1)
-        args.obb_epochs = min(args.obb_epochs, 1)
-        args.r3_scenes = min(args.r3_scenes, 4)
-        args.r5_epochs, args.r5_scenes = min(args.r5_epochs, 1), min(args.r5_scenes, 4)
+        readers = {s.folder: 3 for s in recipe.reader_looks()}
+        stages = stages.smoke(scenes=4, val=2).with_changes(scenes={"synth": 6, **readers})
+        args.reader_epochs, args.reader_members = 1, 1
         imgsz = 160
+    recipe = replace(recipe, stages=stages)
     started = time.time()
     if args.stage in ("all", "generate"):
-        generate(work, args.scenes, args.val_scenes, args.seed, renderer=recipe.renderer)
-        # The held-back test set: its own seed, never trained on or used to choose anything
-        # but reported in the model card.
-        generate(work, 0, args.test_scenes, args.seed + 7, name="test", renderer=recipe.renderer)
-        if recipe.r2_renderer and args.r2_epochs:
-            r2 = recipe.r2_renderer
-            generate(
-                work, args.r2_scenes, args.val_scenes, args.seed + 2, name=R2_SYNTH, renderer=r2
-            )
-            if r2 != recipe.renderer:  # a new look gets its own held-back test
-                generate(work, 0, args.test_scenes, args.seed + 9, name="test_r2", renderer=r2)
-        if recipe.r3_renderer and args.r3_epochs:
-            r3 = recipe.r3_renderer
-            generate(
-                work, args.r3_scenes, args.val_scenes, args.seed + 4, name=R3_SYNTH, renderer=r3
-            )
-            generate(work, 0, args.test_scenes, args.seed + 15, name="test_r3", renderer=r3)
-            if args.r5_epochs and args.obb_epochs:
-                generate(
-                    work,
-                    args.r5_scenes,
-                    args.val_scenes,
-                    args.seed + 21,
-                    name=R5_SYNTH,
-                    renderer=r3,
-                )
-        for index, (look, scenes) in enumerate(reader_looks):
-            if not scenes:
-                continue
-            seed = args.seed + 11 + 6 * index
-            folder, test = reader_folder(index), reader_folder(index, test=True)
-            generate(work, scenes, args.val_scenes, seed, name=folder, renderer=look)
-            generate(work, 0, args.test_scenes, seed + 2, name=test, renderer=look)
+        generate_scenes(stages, work, args.seed, generate)
+    trainers = {
+        "detector": train_detector,
+        "detector_r2": finetune_detector_r2,
+        "detector_r3": finetune_detector_r3,
+        "detector_obb": train_detector_obb,
+        "detector_obb_r5": finetune_detector_obb_r5,
+    }
+
+    def trainer(name: str):
+        return lambda out, epochs: trainers[name](recipe, work, out, epochs, args.seed, imgsz)
+
     if args.stage in ("all", "detector"):
-        # With a round 4, rounds 1-3 are steps towards it and are exported aside.
-        rotated = bool(args.obb_epochs and args.r2_epochs and args.r3_epochs)
-        det_out = work / "intermediate" if rotated else args.out
-        train_detector(recipe, work, det_out, args.det_epochs, args.seed, imgsz)
-        if args.r2_epochs:
-            finetune_detector_r2(recipe, work, det_out, args.r2_epochs, args.seed, imgsz)
-            if args.r3_epochs:
-                finetune_detector_r3(recipe, work, det_out, args.r3_epochs, args.seed, imgsz)
-        if rotated:
-            # With a round 5, round 4 is a step towards it too.
-            r4_out = work / "intermediate" if args.r5_epochs else args.out
-            train_detector_obb(recipe, work, r4_out, args.obb_epochs, args.seed, imgsz)
-            if args.r5_epochs:
-                finetune_detector_obb_r5(recipe, work, args.out, args.r5_epochs, args.seed, imgsz)
+        train_rounds(stages, work, args.out, {name: trainer(name) for name in trainers})
     if args.stage == "finetune":
-        if not (args.r5_epochs and args.obb_epochs):
-            parser.error(f"--stage finetune: {args.kind} has no round 5 (dominoes only)")
-        finetune_detector_obb_r5(recipe, work, args.out, args.r5_epochs, args.seed, imgsz)
+        last = stages.rounds_run()[-1:]
+        if not last or last[0].name != "detector_obb_r5":
+            parser.error(f"--stage finetune: {args.kind} has no detector_obb_r5 round")
+        trainer("detector_obb_r5")(args.out, last[0].epochs)
     if args.stage in ("all", "reader"):
         from training.classifier import export_classifier, train_classifier
         from training.readers import READER_SPECS
@@ -712,7 +679,7 @@ def main(argv: list[str] | None = None) -> int:
                     work,
                     1 if args.smoke else spec.finetune_epochs,
                     args.seed,
-                    items(range(spec.base_looks, len(reader_looks)), rounds=False),
+                    items(range(spec.base_looks, len(recipe.reader_looks())), rounds=False),
                     list,
                     spec=spec,
                     init=first,

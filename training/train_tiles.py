@@ -1,29 +1,29 @@
 """Train the number-tile models: ``python -m training.train_tiles --out models``.
 
 One command, fixed seeds, resumable (each stage skips what is already done; the detector resumes
-from its last checkpoint, the classifier from its last epoch):
+from its last checkpoint, the classifier from its last epoch). The recipe is data
+(``tile_stages``: scene sets and detector rounds, run by ``training/recipes.py``):
 
-1. ``generate``: synthetic scenes (datasets/tiles_synth.py) into datasets/generated/tiles/synth;
-2. ``detector``: a class-agnostic YOLO26-nano from its yaml (no download) on synthetic scenes +
-   the trainable real photos (3 copies each; the held-out quarter is never used), trained at
-   384 px and exported to ONNX at 512 px; then (round 3) fine-tuned for ``--r3-epochs`` on a
-   second synthetic set from the round-3 generator (crowded piles, diagonal rows;
-   ``synth_r3``, seed + 3) + the same real photos; then (round 4) a rotated-box (OBB)
-   YOLO26-nano, started from round 3's weights, trained for ``--obb-epochs`` on scenes stored
-   with each tile's corners (``synth_obb``, seed + 4) + the same real photos (corners estimated
-   from their boxes); then (round 5, issue 18) round 4 fine-tuned for ``--r5-epochs`` on look-2
-   scenes (``synth_look2``, seed + 5: racks and one set per photo from named printings, one
-   printing and one rack style never drawn; ``datasets/tiles_racks.py``), the first round-4
-   scenes and the same real photos. The last round is exported as ``tile_detector.onnx``, the
-   others to ``datasets/generated/tiles/intermediate``. The held-out printing's and rack's
-   scenes (seeds + 6, + 7) are generated for ``benchmarks/tiles_generalisation.py``;
+1. ``generate``: synthetic scenes (datasets/tiles_synth.py, datasets/tiles_racks.py) into
+   datasets/generated/tiles/<set>;
+2. ``detector``: the rounds in order, each from the one before, the last exported as
+   ``tile_detector.onnx`` (the others to ``work/intermediate``), every one also on the trainable
+   real photos (3 copies each; the held-out quarter is never used), trained at 384 px and
+   exported to ONNX at 512 px:
+   ``detector``, a class-agnostic YOLO26-nano from its yaml (no download) on ``synth``;
+   ``detector_r3``, fine-tuned on crowded piles and diagonal rows (``synth_r3``);
+   ``detector_obb``, a rotated-box (OBB) YOLO26-nano from its weights on scenes stored with each
+   tile's corners (``synth_obb``; real photos' corners estimated from their boxes);
+   ``detector_r5`` (0 epochs: measured, not shipped), fine-tuned on the racks and named
+   printings of ``synth_look2`` (one printing and one rack style never drawn), whose held-out
+   scenes ``benchmarks/tiles_generalisation.py`` reads;
 3. ``classifier``: two small CNNs (value 1-17 / joker / none, and colour) on crops cut from
-   full-resolution synthetic scenes (the base set, the round-4 and the look-2 scenes) and
-   trainable real photos, exported together (outputs averaged) to ONNX as
-   ``tile_classifier.onnx`` (recipe ``r5``: one member, 30 epochs).
+   full-resolution synthetic scenes (``synth``, ``synth_obb``, ``synth_look2``) and trainable
+   real photos, exported together (outputs averaged) to ONNX as ``tile_classifier.onnx``.
 
-Stages can be run alone with ``--stage``. ``--smoke`` runs a tiny version of everything (tests).
-Imports ultralytics and torch: never imported at inference time.
+Stages can be run alone with ``--stage``; ``--epochs ROUND=N`` and ``--scenes SET=N`` change the
+recipe; ``--smoke`` runs a tiny version of everything (tests). Imports ultralytics and torch:
+never imported at inference time.
 """
 
 from __future__ import annotations
@@ -43,6 +43,15 @@ from PIL import Image
 from datasets.realdata import load_photos, realdata_dir, split_trainable, training_pieces
 from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES
 from training.offline import GENERATED
+from training.recipes import (
+    DetectorRound,
+    SceneSet,
+    Stages,
+    add_recipe_arguments,
+    apply_recipe_arguments,
+    generate_scenes,
+    train_rounds,
+)
 
 SEED = 20261129
 R3_SYNTH = "synth_r3"  # scenes of the round-3 renderer, for the detector fine-tune
@@ -494,6 +503,30 @@ def classifier_items(work: Path, split: str, look2: str = LOOK2_SYNTH) -> list:
     return items
 
 
+def tile_stages(left_out: str = HELD_OUT_PRINTING) -> Stages:
+    """The shipped tile recipe; ``left_out`` is the printing the look-2 scenes never draw."""
+    (look2, look2_renderer), *held_out = look2_sets(left_out).items()
+    return Stages(
+        scene_sets=(
+            SceneSet("synth", TILE_RENDERER, 450, 40, 0),
+            SceneSet(R3_SYNTH, TILE_RENDERER, 300, 40, 3, for_round="detector_r3"),
+            SceneSet(OBB_SYNTH, OBB_RENDERER, 600, 60, 4, for_round="detector_obb"),
+            SceneSet(look2, look2_renderer, 800, 60, 5),  # racks; the classifier's too
+            *(
+                SceneSet(name, renderer, 0, 60, 6 + k)  # held-back tests of the left-out sets
+                for k, (name, renderer) in enumerate(held_out)
+            ),
+        ),
+        rounds=(
+            DetectorRound("detector", 16),
+            DetectorRound("detector_r3", 6),
+            DetectorRound("detector_obb", 14),
+            # measured and not shipped (models/tiles.md): round 4's detector ships
+            DetectorRound("detector_r5", 0),
+        ),
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("models"))
@@ -502,20 +535,6 @@ def main(argv: list[str] | None = None) -> int:
         "--stage", choices=("all", "generate", "detector", "classifier"), default="all"
     )
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--scenes", type=int, default=450)
-    parser.add_argument("--val-scenes", type=int, default=40)
-    parser.add_argument("--det-epochs", type=int, default=16)
-    parser.add_argument("--r3-scenes", type=int, default=300, help="round-3 fine-tune scenes")
-    parser.add_argument("--r3-val-scenes", type=int, default=40)
-    parser.add_argument("--r3-epochs", type=int, default=6, help="round-3 detector fine-tune")
-    parser.add_argument("--obb-scenes", type=int, default=600, help="round-4 (rotated) scenes")
-    parser.add_argument("--obb-val-scenes", type=int, default=60)
-    parser.add_argument("--obb-epochs", type=int, default=14, help="rotated-box detector")
-    parser.add_argument("--r5-scenes", type=int, default=800, help="round-5 (racks) scenes")
-    parser.add_argument("--r5-val-scenes", type=int, default=60)
-    # Round 5's detector was measured and not shipped (models/README.md): 0 ships round 4's.
-    parser.add_argument("--r5-epochs", type=int, default=0, help="round-5 detector fine-tune")
-    parser.add_argument("--held-out-scenes", type=int, default=60, help="per left-out set")
     parser.add_argument(
         "--leave-out",
         default=HELD_OUT_PRINTING,
@@ -523,6 +542,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the printing the look-2 scenes never draw (another than the shipped one's is a "
         "leave-one-printing-out measurement: use its own --work and --out)",
     )
+    add_recipe_arguments(parser, [tile_stages()])
     parser.add_argument("--det-imgsz", type=int, default=384, help="training image size")
     parser.add_argument("--det-export-imgsz", type=int, default=512, help="ONNX input size")
     parser.add_argument("--cls-epochs", type=int, default=30)
@@ -530,97 +550,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true", help="tiny run for tests")
     parser.add_argument("--no-real", action="store_true", help="synthetic scenes only")
     args = parser.parse_args(argv)
+    stages = apply_recipe_arguments(parser, args, tile_stages(args.leave_out))
     if args.smoke:
-        args.scenes, args.val_scenes, args.det_epochs, args.cls_epochs = 6, 2, 1, 1
-        args.r3_scenes, args.r3_val_scenes, args.r3_epochs = 4, 2, 1
-        args.obb_scenes, args.obb_val_scenes, args.obb_epochs = 4, 2, 1
-        args.r5_scenes, args.r5_val_scenes, args.r5_epochs, args.held_out_scenes = 4, 2, 1, 2
-        args.cls_members = 1
+        # every round once, the rack round too (0 epochs in the shipped recipe)
+        stages = stages.smoke(scenes=4, val=2).with_changes(
+            epochs={"detector_r5": 1}, scenes={"synth": 6}
+        )
+        args.cls_epochs, args.cls_members = 1, 1
         args.det_imgsz = args.det_export_imgsz = 160
     started = time.time()
     real_items = (lambda: []) if args.no_real else real_train_items
     if args.stage in ("all", "generate"):
-        generate(args.work, args.scenes, args.val_scenes, args.seed)
-        if args.r3_epochs:
-            r3_seed = args.seed + 3  # round 3's scenes are new ones, not the base set re-rendered
-            generate(args.work, args.r3_scenes, args.r3_val_scenes, r3_seed, name=R3_SYNTH)
-        if args.obb_epochs:
-            obb_seed = args.seed + 4
-            generate(
-                args.work,
-                args.obb_scenes,
-                args.obb_val_scenes,
-                obb_seed,
-                name=OBB_SYNTH,
-                renderer=OBB_RENDERER,
-            )
-        if args.r5_scenes:
-            (look2, renderer), *held_out = look2_sets(args.leave_out).items()
-            generate(
-                args.work,
-                args.r5_scenes,
-                args.r5_val_scenes,
-                args.seed + 5,
-                name=look2,
-                renderer=renderer,
-            )
-            for k, (name, renderer) in enumerate(held_out):
-                seed = args.seed + 6 + k
-                generate(args.work, 0, args.held_out_scenes, seed, name=name, renderer=renderer)
+        generate_scenes(stages, args.work, args.seed, generate)
     if args.stage in ("all", "detector"):
-        # Rounds before the last are steps towards it: exported to intermediate/, not shipped.
-        final = "r1"
-        if args.r3_epochs:
-            final = "r3"
-            if args.obb_epochs:
-                final = "r5" if args.r5_epochs else "r4"
-
-        def det_out(name: str) -> Path:
-            return args.out if name == final else args.work / "intermediate"
-
-        train_detector(
+        trainers = {
+            "detector": train_detector,
+            "detector_r3": finetune_detector,
+            "detector_obb": train_obb_detector,
+            "detector_r5": train_rack_detector,
+        }
+        sizes = dict(imgsz=args.det_imgsz, export_imgsz=args.det_export_imgsz)
+        train_rounds(
+            stages,
             args.work,
-            det_out("r1"),
-            args.det_epochs,
-            args.det_imgsz,
-            16,
-            args.seed,
-            real_items,
-            export_imgsz=args.det_export_imgsz,
+            args.out,
+            {
+                name: functools.partial(
+                    _train_tile_round, trainer, args.work, seed=args.seed, real=real_items, **sizes
+                )
+                for name, trainer in trainers.items()
+            },
         )
-        if args.r3_epochs:
-            finetune_detector(
-                args.work,
-                det_out("r3"),
-                args.r3_epochs,
-                args.det_imgsz,
-                16,
-                args.seed,
-                real_items,
-                export_imgsz=args.det_export_imgsz,
-            )
-        if args.obb_epochs and args.r3_epochs:
-            train_obb_detector(
-                args.work,
-                det_out("r4"),
-                args.obb_epochs,
-                args.det_imgsz,
-                16,
-                args.seed,
-                real_items,
-                export_imgsz=args.det_export_imgsz,
-            )
-        if final == "r5":
-            train_rack_detector(
-                args.work,
-                det_out("r5"),
-                args.r5_epochs,
-                args.det_imgsz,
-                16,
-                args.seed,
-                real_items,
-                export_imgsz=args.det_export_imgsz,
-            )
     if args.stage in ("all", "classifier"):
         from training.classifier import export_classifier, train_classifier
 
@@ -641,6 +601,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"classifier: {args.out / 'tile_classifier.onnx'} ({len(nets)} members)")
     print(f"train_tiles: done in {time.time() - started:.0f} s")
     return 0
+
+
+def _train_tile_round(
+    trainer, work: Path, out: Path, epochs: int, *, seed, real, imgsz, export_imgsz
+):
+    """One detector round of ``trainer``'s shape: (work, out, epochs, imgsz, batch, seed, real
+    items, export_imgsz)."""
+    trainer(work, out, epochs, imgsz, 16, seed, real, export_imgsz=export_imgsz)
 
 
 if __name__ == "__main__":

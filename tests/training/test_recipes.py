@@ -1,0 +1,116 @@
+"""Training recipes as data (training/recipes.py): which rounds run, where each goes, which
+scene sets are made, and the shipped recipes' scene seeds (the shipped models depend on them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from training.recipes import DetectorRound, SceneSet, Stages, generate_scenes, train_rounds
+from training.train_pieces import RECIPES, reader_folder
+from training.train_tiles import tile_stages
+
+STAGES = Stages(
+    scene_sets=(
+        SceneSet("synth", "m:first", 10, 2, 0),
+        SceneSet("test", "m:first", 0, 3, 7),
+        SceneSet("more", "m:second", 5, 2, 2, for_round="b"),
+        SceneSet("late", "m:second", 5, 2, 4, for_round="c"),
+    ),
+    rounds=(DetectorRound("a", 3), DetectorRound("b", 2), DetectorRound("c", 0)),
+)
+
+
+def test_rounds_run_up_to_the_first_without_epochs():
+    assert [r.name for r in STAGES.rounds_run()] == ["a", "b"]
+    stopped = STAGES.with_changes(epochs={"b": 0, "c": 4})
+    assert [r.name for r in stopped.rounds_run()] == ["a"]  # c would start from b: not run
+
+
+def test_scene_sets_of_rounds_that_do_not_run_are_not_made():
+    assert [s.folder for s in STAGES.sets_made()] == ["synth", "test", "more"]
+    assert [s.folder for s in STAGES.with_changes(epochs={"c": 1}).sets_made()][-1] == "late"
+
+
+def test_the_last_round_run_goes_to_out_the_others_aside(tmp_path):
+    calls = []
+    def trainer(name: str):
+        return lambda out, epochs: calls.append((name, out, epochs))
+
+    trainers = {name: trainer(name) for name in "abc"}
+    train_rounds(STAGES, tmp_path / "work", tmp_path / "out", trainers)
+    assert calls == [("a", tmp_path / "work" / "intermediate", 3), ("b", tmp_path / "out", 2)]
+
+
+def test_scenes_are_generated_from_the_seed_plus_their_offset():
+    calls = []
+    generate_scenes(STAGES, Path("w"), 100, lambda *a, **k: calls.append((*a, k["name"])))
+    assert calls == [
+        (Path("w"), 10, 2, 100, "synth"),
+        (Path("w"), 0, 3, 107, "test"),
+        (Path("w"), 5, 2, 102, "more"),
+    ]
+
+
+def test_changes_naming_nothing_in_the_recipe_are_refused():
+    with pytest.raises(ValueError, match="not in this recipe: d, nowhere"):
+        STAGES.with_changes(epochs={"d": 1}, scenes={"nowhere": 3})
+
+
+def test_smoke_keeps_every_set_and_round_tiny():
+    smoke = STAGES.smoke(scenes=4, val=1)
+    assert [(s.scenes, s.val) for s in smoke.scene_sets] == [(4, 1), (0, 1), (4, 1), (4, 1)]
+    assert [r.epochs for r in smoke.rounds] == [1, 1, 0]
+
+
+def _seeds(stages: Stages) -> list[tuple[str, int, int, int]]:
+    return [(s.folder, s.scenes, s.val, s.seed_offset) for s in stages.sets_made()]
+
+
+def test_the_shipped_tile_recipe():
+    stages = tile_stages()
+    assert [(r.name, r.epochs) for r in stages.rounds_run()] == [
+        ("detector", 16),
+        ("detector_r3", 6),
+        ("detector_obb", 14),
+    ]
+    assert _seeds(stages) == [
+        ("synth", 450, 40, 0),
+        ("synth_r3", 300, 40, 3),
+        ("synth_obb", 600, 60, 4),
+        ("synth_look2", 800, 60, 5),
+        ("heldout_printing", 0, 60, 6),
+        ("heldout_rack", 0, 60, 7),
+    ]
+
+
+def test_the_shipped_domino_and_card_recipes():
+    dominoes, cards = RECIPES["dominoes"].stages, RECIPES["cards"].stages
+    assert [r.name for r in dominoes.rounds_run()][-1] == "detector_obb_r5"
+    assert _seeds(dominoes) == [
+        ("synth", 400, 40, 0),
+        ("test", 0, 60, 7),
+        ("synth_r2", 400, 40, 2),
+        ("test_r2", 0, 60, 9),
+        ("synth_r3", 600, 40, 4),
+        ("test_r3", 0, 60, 15),
+        ("synth_r5", 800, 40, 21),
+    ]
+    assert [(r.name, r.epochs) for r in cards.rounds_run()] == [
+        ("detector", 12),
+        ("detector_r2", 8),
+        ("detector_r3", 8),
+    ]
+    looks = RECIPES["cards"].reader_looks()
+    assert [s.folder for s in looks] == [reader_folder(i) for i in range(4)]
+    assert [(s.scenes, s.seed_offset) for s in looks] == [
+        (1200, 11),
+        (600, 17),
+        (800, 23),
+        (800, 29),
+    ]
+    tests = [s for s in cards.scene_sets if s.folder.startswith("test_reader")]
+    assert [(s.folder, s.seed_offset) for s in tests] == [
+        (reader_folder(i, test=True), 13 + 6 * i) for i in range(4)
+    ]
