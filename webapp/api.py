@@ -323,7 +323,7 @@ def _edit(
     key = idempotency.header_key()
 
     def work(session: Session, _stored_key: str | None) -> Answer:
-        record = matches.get_game(session, game_id)
+        record = matches.get_game(session, game_id, for_update=True)
         if not matches.token_matches(record, request.headers.get("X-Edit-Token")):
             raise ApiError(
                 lazy_gettext("this needs the game's edit link (X-Edit-Token header)"), 403

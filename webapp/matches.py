@@ -235,8 +235,13 @@ def create_game(
     return CreatedGame(game_id, edit_token)
 
 
-def get_game(session: Session, game_id: str) -> Game:
-    record = session.get(Game, game_id) if isinstance(game_id, str) and len(game_id) <= 32 else None
+def get_game(session: Session, game_id: str, *, for_update: bool = False) -> Game:
+    """The game, or NotFound. ``for_update`` (every write to a game) locks its row until the
+    transaction ends: two nodes saving hands to one game at once take turns (each hand gets its
+    own number) instead of one of them failing on the hand number (PostgreSQL; SQLite has one
+    writer at a time anyway)."""
+    valid = isinstance(game_id, str) and len(game_id) <= 32
+    record = session.get(Game, game_id, with_for_update=for_update or None) if valid else None
     if record is None:
         raise NotFound(lazy_gettext("no game with this link: check the address"))
     return record

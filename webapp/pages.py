@@ -414,7 +414,7 @@ def _save_hand(game_id: str, number: int | None) -> Any:
     hand = _posted_hand()
 
     def work(db: DbSession, _stored_key: str | None) -> Answer:
-        record = matches.get_game(db, game_id)
+        record = matches.get_game(db, game_id, for_update=True)
         _require_edit(record)
         if number is None:
             saved = matches.add_hand(db, record, hand)
@@ -462,7 +462,7 @@ def rematch(game_id: str) -> Any:
 @bp.post("/g/<game_id>/undo")
 def undo(game_id: str) -> Any:
     def work(db: DbSession, _stored_key: str | None) -> Answer:
-        record = matches.get_game(db, game_id)
+        record = matches.get_game(db, game_id, for_update=True)
         _require_edit(record)
         matches.undo_last_hand(db, record)
         return Answer(302, None, url_for("pages.game", game_id=game_id))

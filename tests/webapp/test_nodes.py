@@ -198,7 +198,7 @@ def test_links_name_the_address_a_trusted_proxy_forwards(nodes: tuple[Node, Node
 
 
 def _write_until_acknowledged(
-    targets: list[Node], game: dict[str, Any], key: str, first_target: int
+    targets: list[Node], game: dict[str, Any], key: str, first_target: int, refusals: list[int]
 ) -> int:
     """Send one hand (one key) until a node acknowledges it, moving to the next node after a
     refusal or a dead node: the Idempotency-Key makes every retry safe. Its hand number."""
@@ -211,30 +211,35 @@ def _write_until_acknowledged(
         if response.status_code == 201:
             return int(response.json()["number"])
         assert response.status_code in (409, 503), response.text  # a race lost: again
+        refusals.append(response.status_code)
         time.sleep(0.01 * (attempt % 5))
     raise AssertionError(f"hand {key} never acknowledged")
 
 
 def _writers(
     targets: list[Node], game: dict[str, Any], threads: int, each: int
-) -> tuple[list[threading.Thread], dict[str, int]]:
+) -> tuple[list[threading.Thread], dict[str, int], list[int]]:
+    """Threads that each save ``each`` hands, the first to ``targets[thread]``, then in turn;
+    the hands they saw acknowledged (key: number) and the refusals (409, 503) they met."""
     acknowledged: dict[str, int] = {}
+    refusals: list[int] = []
     lock = threading.Lock()
 
     def write(thread: int) -> None:
         for index in range(each):
             key = f"t{thread}-h{index}-{uuid.uuid4().hex[:8]}"
-            number = _write_until_acknowledged(targets, game, key, thread + index)
+            number = _write_until_acknowledged(targets, game, key, thread + index, refusals)
             with lock:
                 acknowledged[key] = number
 
-    return [threading.Thread(target=write, args=(t,)) for t in range(threads)], acknowledged
+    threads_made = [threading.Thread(target=write, args=(t,)) for t in range(threads)]
+    return threads_made, acknowledged, refusals
 
 
 def test_twenty_threads_alternating_nodes_lose_and_double_nothing(nodes: tuple[Node, Node]):
     first, second = nodes
     game = new_game(first)
-    workers, acknowledged = _writers([first, second], game, threads=20, each=5)
+    workers, acknowledged, refusals = _writers([first, second], game, threads=20, each=5)
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -245,6 +250,7 @@ def test_twenty_threads_alternating_nodes_lose_and_double_nothing(nodes: tuple[N
     assert numbers == list(range(1, 101))  # nothing lost, nothing twice
     assert sorted(acknowledged.values()) == numbers
     assert all(hand["deltas"] == read["hands"][0]["deltas"] for hand in read["hands"])
+    assert refusals == []  # simultaneous hands take turns on the game's row: no 409 to retry
 
 
 def test_kill_9_of_a_node_loses_no_acknowledged_hand(
@@ -253,7 +259,7 @@ def test_kill_9_of_a_node_loses_no_acknowledged_hand(
     _, second = nodes
     doomed = cluster("doomed").wait_serving()
     game = new_game(second)
-    workers, acknowledged = _writers([doomed, second], game, threads=8, each=10)
+    workers, acknowledged, _ = _writers([doomed, second], game, threads=8, each=10)
     for worker in workers:
         worker.start()
     deadline = time.monotonic() + 60

@@ -385,3 +385,23 @@ def test_the_game_page_says_who_opens_or_deals(client: FlaskClient, make_game, g
     created = make_game(game)
     page = client.get(f"/g/{created['id']}").get_data(as_text=True)
     assert f"Next hand: Ana {verb}." in page
+
+
+def test_a_page_write_that_collides_offers_the_game_reloaded(
+    client: FlaskClient, csrf, monkeypatch
+):
+    """Two phones writing at once (issue 24): the loser's page is a 409 that leads back to the
+    game as it now stands, not a dead end."""
+    from sqlalchemy.exc import IntegrityError
+
+    from webapp import matches
+
+    def collide(*args: object) -> object:
+        raise IntegrityError("INSERT INTO hands", {}, Exception("UNIQUE constraint failed"))
+
+    game_id = start_game_by_form(client, csrf)
+    token = csrf(client, f"/g/{game_id}/hand")
+    monkeypatch.setattr(matches, "add_hand", collide)
+    saved = client.post(f"/g/{game_id}/hands", data={"csrf_token": token, "hand": json.dumps(HAND)})
+    assert saved.status_code == 409
+    assert f'href="/g/{game_id}"' in saved.get_data(as_text=True)
