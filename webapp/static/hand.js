@@ -96,6 +96,9 @@
   }
 
 
+  /** "Bob’s and Cy’s": whose pieces (each name as the language says "someone's"). */
+  function owners(names) { return I18n.list(names.map((name) => t("{name}’s", { name }))); }
+
   async function preview() {
     const ticket = ++asked;
     const current = hand();
@@ -110,9 +113,9 @@
       errorBox.hidden = true;
       resultBox.replaceChildren();
       waitingBox.textContent = reading.length
-        ? tn("Reading {names}’s photo…", "Reading the photos of {names}…", reading.length, { names: I18n.list(reading) })
-        : tn("Waiting for {names}’s pieces: photograph or tap them in.",
-          "Waiting for the pieces of {names}: photograph or tap them in.", waiting.length, { names: I18n.list(waiting) });
+        ? tn("Reading {names}’s photo…", "Reading {names}’s photo…", reading.length, { names: I18n.list(reading) })
+        : tn("Waiting for {owners} pieces: photograph or tap them in.",
+          "Waiting for {owners} pieces: photograph or tap them in.", waiting.length, { owners: owners(waiting) });
       document.body.dataset.judged = String(ticket);
       return;
     }
@@ -124,8 +127,8 @@
       // pieces the reader was not sure of are confirmed (one tap) before the hand is saved
       const unsure = setup.players.filter((p) => p !== (winnerSelect && winnerSelect.value) && boards.get(p).unsureCount());
       waitingBox.textContent = unsure.length
-        ? tn("Check the pieces marked ? on {names}’s board before saving.",
-          "Check the pieces marked ? on the boards of {names} before saving.", unsure.length, { names: I18n.list(unsure) })
+        ? tn("Check the pieces marked ? on {owners} board before saving.",
+          "Check the pieces marked ? on {owners} boards before saving.", unsure.length, { owners: owners(unsure) })
         : "";
       confirm.disabled = unsure.length > 0;
     } else {

@@ -26,7 +26,7 @@ const Meldcam = (() => {
   const COLOUR_WORDS = { red: t("red"), orange: t("orange"), blue: t("blue"), black: t("black") };
   // the scorer's kinds of meld, in the words of the rule sheets
   const KIND_WORDS = { run: t("run"), group: t("group"), set: t("set"), sequence: t("sequence"),
-    doubles: t("doubles"), "group-of-6": t("group of 6"), jokers: t("meld of jokers") };
+    doubles: t("doubles"), "group-of-6": t("group-of-6"), jokers: t("jokers") };
 
   /** How a piece name is shown: short text and a CSS class (tile colour, card suit colour). */
   function pieceFace(name) {
