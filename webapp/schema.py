@@ -15,6 +15,7 @@ such a database is adopted with its data; the photos it kept as files under
 from __future__ import annotations
 
 import functools
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,16 @@ def new_revision(message: str, engine: Engine) -> list[str]:
     upgrade(engine)
     heads.cache_clear()
     with engine.begin() as connection:
-        made = command.revision(config(connection), message=message, autogenerate=True)
+        settings = config(connection)
+        ruff = Path(sys.executable).parent / "ruff"
+        if ruff.exists():  # the developer's environment: the new file comes out ruff-clean
+            settings.set_section_option("post_write_hooks", "hooks", "fix, format")
+            for hook, options in (("fix", "check --fix --quiet"), ("format", "format --quiet")):
+                settings.set_section_option("post_write_hooks", f"{hook}.type", "exec")
+                settings.set_section_option("post_write_hooks", f"{hook}.executable", str(ruff))
+                settings.set_section_option(
+                    "post_write_hooks", f"{hook}.options", f"{options} REVISION_SCRIPT_FILENAME"
+                )
+        made = command.revision(settings, message=message, autogenerate=True)
     scripts = made if isinstance(made, list) else [made]
     return [str(script.path) for script in scripts if script is not None]
