@@ -54,7 +54,7 @@ from training.recipes import (
 )
 
 SEED = 20261129
-R3_SYNTH = "synth_r3"  # scenes of the round-3 renderer, for the detector fine-tune
+R3_SYNTH = "synth_r3"  # scenes for the detector fine-tune (piles, diagonal rows)
 WORK = GENERATED / "tiles"
 
 
@@ -292,8 +292,8 @@ def finetune_detector(
     real_items,
     export_imgsz: int,
 ) -> None:
-    """Round 3: fine-tune the round-1 detector on scenes of the round-3 renderer (camera fix,
-    crowded piles, diagonal rows: ``synth_r3``) + the trainable real photos; export it as
+    """Round ``detector_r3``: fine-tune the first detector on scenes rich in crowded piles and
+    diagonal rows (``synth_r3``) + the trainable real photos; export it as
     ``tile_detector.onnx``. Resumes from its own last checkpoint."""
     data_yaml = build_detector_dataset(
         work, real_items(), real_copies=3, synth=R3_SYNTH, name="det_r3"
@@ -319,7 +319,7 @@ def finetune_detector(
 # ------------------------------------------------------------------------------- rotated boxes
 
 
-OBB_SYNTH = "synth_obb"  # round-4 scenes, stored with each tile's corners
+OBB_SYNTH = "synth_obb"  # the rotated-box round's scenes, stored with each tile's corners
 OBB_RENDERER = "datasets.tiles_synth:render_scene_with_quads"
 
 
@@ -395,8 +395,8 @@ def train_obb_detector(
     real_items,
     export_imgsz: int,
 ) -> None:
-    """Round 4: a rotated-box (OBB) YOLO26-nano, its backbone and neck started from round 3's
-    detector, trained on the round-4 scenes + the trainable real photos; exported as
+    """Round ``detector_obb``: a rotated-box (OBB) YOLO26-nano, its backbone and neck started
+    from ``detector_r3``'s, trained on ``synth_obb`` + the trainable real photos; exported as
     ``tile_detector.onnx``. Rotated boxes do not overlap along diagonal rows and in piles,
     where axis-aligned ones cover half their neighbours."""
     data_yaml = build_obb_dataset(work, real_items(), real_copies=3)
@@ -415,7 +415,7 @@ def train_obb_detector(
     )
 
 
-# Round 5 (issue 18): tiles standing in racks and tables of one set each, drawn from named
+# The look-2 scenes: tiles standing in racks and tables of one set each, drawn from named
 # printings and rack styles, one printing and one rack style never drawn (``datasets.tiles_racks``).
 LOOK2_SYNTH = "synth_look2"
 LOOK2_RENDERER = "datasets.tiles_racks:render_training_scene"
@@ -450,8 +450,9 @@ def train_rack_detector(
     real_items,
     export_imgsz: int,
 ) -> None:
-    """Round 5: round 4's rotated-box detector fine-tuned on the look-2 scenes (racks, one set
-    per photo), the first round-4 scenes (tables of the older printings, so they are not
+    """Round ``detector_r5`` (0 epochs in the shipped recipe: measured, not shipped; see
+    models/tiles.md): the rotated-box detector fine-tuned on the look-2 scenes (racks, one set
+    per photo), the first ``synth_obb`` scenes (tables of the other printings, so they are not
     forgotten) and the trainable real photos; exported as ``tile_detector.onnx``."""
     data_yaml = build_obb_dataset(
         work, real_items(), real_copies=3, name="det_r5", synths=(LOOK2_SYNTH, OBB_SYNTH)
@@ -477,7 +478,7 @@ def train_rack_detector(
 
 def rotated_round(work: Path) -> dict[str, object]:
     """The training arguments of a rotated-box round (tiles and dominoes): the backbone and
-    neck from round 3's best detector in ``work``, AdamW at 0.001 decaying to a tenth, one
+    neck from ``detector_r3``'s best detector in ``work``, AdamW at 0.001 decaying to a tenth, one
     epoch of warm-up, turns of up to 30 degrees (exact for rotated boxes)."""
     return {
         "pretrained": str(work / "runs" / "detector_r3" / "weights" / "best.pt"),
@@ -493,9 +494,9 @@ def rotated_round(work: Path) -> dict[str, object]:
 
 
 def classifier_items(work: Path, split: str, look2: str = LOOK2_SYNTH) -> list:
-    """The classifier's scenes: the base set, the round-4 scenes (diagonal rows and crowded
-    piles) and the look-2 scenes (racks, one set per photo; folder ``look2``), each where
-    made."""
+    """The classifier's scenes: the base set, the rotated-box scenes (``synth_obb``: diagonal
+    rows and crowded piles) and the look-2 scenes (racks, one set per photo; folder
+    ``look2``), each where made."""
     items = []
     for name in ("synth", OBB_SYNTH, look2):
         if (work / name / split).is_dir():
