@@ -10,7 +10,7 @@
 # Needs root (to run PostgreSQL as `postgres`); without it, or without the packages, it says so
 # and exports nothing.
 
-PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
+PG_BIN=${PG_BIN:-$( (ls -d /usr/lib/postgresql/*/bin 2>/dev/null || true) | sort -V | tail -n 1)}
 
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -31,7 +31,7 @@ stop_test_services() {
 }
 
 start_test_services() {
-    if [ "$(id -u)" != 0 ] || [ -z "$PG_BIN" ] || ! command -v redis-server >/dev/null; then
+    if [ "$(id -u)" != 0 ] || [ ! -x "$PG_BIN/initdb" ] || ! command -v redis-server >/dev/null; then
         echo "meldcam tests: no PostgreSQL/Redis servers (needs root and the Debian packages" \
             "postgresql redis-server): their tests are skipped" >&2
         return 0
