@@ -232,6 +232,23 @@ def csrf() -> Callable[..., str]:
     return csrf_of
 
 
+def new_form_game(client: FlaskClient, **fields: str) -> str:
+    """A game started through the new-game form, as a browser does (CSRF token, redirect to its
+    page); ``fields`` add to or replace the form's. Returns the game's id."""
+    form = {"csrf_token": csrf_of(client), "game": "rummikub", "player-0": "Ana", "player-1": "Ben"}
+    form.update(fields)
+    response = client.post("/games", data=form)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
+    assert match
+    return match.group(1)
+
+
+@pytest.fixture
+def form_game() -> Callable[..., str]:
+    return new_form_game
+
+
 @pytest.fixture
 def make_game(client: FlaskClient) -> Callable[..., dict[str, Any]]:
     def make(

@@ -54,16 +54,6 @@ def edit_headers(game: dict[str, Any], **more: str) -> dict[str, str]:
     return {"X-Edit-Token": game["edit_token"], **more}
 
 
-def new_page_game(client: FlaskClient, csrf: Callable[..., str], **fields: str) -> str:
-    form = {"csrf_token": csrf(client), "game": "rummikub", "player-0": "Ana", "player-1": "Ben"}
-    form.update(fields)
-    response = client.post("/games", data=form)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
-    assert match
-    return match.group(1)
-
-
 # ---- 1. deeply nested JSON is a 400, never a 500 ---------------------------------------------
 
 
@@ -92,8 +82,8 @@ def test_deeply_nested_json_is_a_400(client: FlaskClient, make_game, method: str
         assert "nested too deeply" in response.json["error"]
 
 
-def test_deeply_nested_hand_in_the_page_form_is_a_400(client: FlaskClient, csrf):
-    game_id = new_page_game(client, csrf)
+def test_deeply_nested_hand_in_the_page_form_is_a_400(form_game, client: FlaskClient, csrf):
+    game_id = form_game(client)
     token = csrf(client, f"/g/{game_id}/hand")
     for hand in (DEEP, '{"racks": ' + DEEP + "}"):
         response = client.post(f"/g/{game_id}/hands", data={"csrf_token": token, "hand": hand})

@@ -34,17 +34,6 @@ def count(app: Flask, model: type) -> int:
         return int(session.scalar(select(func.count()).select_from(model)) or 0)
 
 
-def start_game_by_form(client: FlaskClient, csrf, **fields: str) -> str:
-    token = csrf(client)
-    form = {"csrf_token": token, "game": "rummikub", "player-0": "Ana", "player-1": "Ben"}
-    form.update(fields)
-    response = client.post("/games", data=form)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
-    assert match
-    return match.group(1)
-
-
 # ---- factory and configuration ---------------------------------------------------------------
 
 
@@ -96,8 +85,8 @@ def test_security_headers_on_pages_and_api(client: FlaskClient):
         assert response.headers["Referrer-Policy"] == "no-referrer"
 
 
-def test_pages_have_no_inline_scripts_or_styles(client: FlaskClient, csrf):
-    game_id = start_game_by_form(client, csrf)
+def test_pages_have_no_inline_scripts_or_styles(form_game, client: FlaskClient):
+    game_id = form_game(client)
     for path in ("/", f"/g/{game_id}", f"/g/{game_id}/check", f"/g/{game_id}/hand", "/check"):
         page = client.get(path).get_data(as_text=True)
         for script in re.findall(r"<script([^>]*)>", page):
@@ -128,8 +117,10 @@ def test_form_post_without_csrf_is_rejected(app: Flask, client: FlaskClient):
     assert count(app, Game) == 0
 
 
-def test_new_game_by_form_gives_edit_rights_to_this_browser(app: Flask, client: FlaskClient, csrf):
-    game_id = start_game_by_form(client, csrf, **{"opt-rummikub-target": "150"})
+def test_new_game_by_form_gives_edit_rights_to_this_browser(
+    form_game, app: Flask, client: FlaskClient
+):
+    game_id = form_game(client, **{"opt-rummikub-target": "150"})
     page = client.get(f"/g/{game_id}").get_data(as_text=True)
     assert "Game started" in page and "to 150 points" in page
     assert 'id="end-hand"' in page and 'id="edit-link"' in page
@@ -167,9 +158,9 @@ def test_new_game_form_errors_are_shown_and_nothing_saved(app: Flask, client: Fl
     assert count(app, Game) == 0
 
 
-def test_new_game_form_reads_bool_and_empty_options(client: FlaskClient, csrf):
-    game_id = start_game_by_form(
-        client, csrf, game="remik", **{"opt-remik-numbers": "17", "opt-remik-opening": ""}
+def test_new_game_form_reads_bool_and_empty_options(form_game, client: FlaskClient):
+    game_id = form_game(
+        client, game="remik", **{"opt-remik-numbers": "17", "opt-remik-opening": ""}
     )
     state = client.get(f"/api/games/{game_id}").json
     assert state["options"]["numbers"] == 17 or state["options"]["numbers"] == "17"
@@ -179,8 +170,8 @@ def test_new_game_form_reads_bool_and_empty_options(client: FlaskClient, csrf):
 # ---- game page, hands by form ---------------------------------------------------------------
 
 
-def test_hand_by_form_then_tally_chart_undo(app: Flask, client: FlaskClient, csrf):
-    game_id = start_game_by_form(client, csrf)
+def test_hand_by_form_then_tally_chart_undo(form_game, app: Flask, client: FlaskClient, csrf):
+    game_id = form_game(client)
     hand_page = client.get(f"/g/{game_id}/hand")
     assert hand_page.status_code == 200
     page = hand_page.get_data(as_text=True)
@@ -203,8 +194,10 @@ def test_hand_by_form_then_tally_chart_undo(app: Flask, client: FlaskClient, csr
     assert client.post(f"/g/{game_id}/undo", data={"csrf_token": token}).status_code == 400
 
 
-def test_bad_hand_by_form_is_shown_again_with_the_message(app: Flask, client: FlaskClient, csrf):
-    game_id = start_game_by_form(client, csrf)
+def test_bad_hand_by_form_is_shown_again_with_the_message(
+    form_game, app: Flask, client: FlaskClient, csrf
+):
+    game_id = form_game(client)
     token = csrf(client, f"/g/{game_id}/hand")
     bad = {**HAND, "racks": {"Ana": [], "Ben": ["red-5", "red-5", "red-5"]}}
     form = {"csrf_token": token, "hand": json.dumps(bad)}
@@ -218,8 +211,8 @@ def test_bad_hand_by_form_is_shown_again_with_the_message(app: Flask, client: Fl
     assert count(app, Hand) == 0
 
 
-def test_hand_forms_need_edit_rights(app: Flask, client: FlaskClient, csrf):
-    game_id = start_game_by_form(client, csrf)
+def test_hand_forms_need_edit_rights(form_game, app: Flask, client: FlaskClient, csrf):
+    game_id = form_game(client)
     other = app.test_client()
     token = csrf(other)
     form = {"csrf_token": token, "hand": json.dumps(HAND)}
@@ -229,8 +222,8 @@ def test_hand_forms_need_edit_rights(app: Flask, client: FlaskClient, csrf):
     assert count(app, Hand) == 0
 
 
-def test_edit_hand_page_is_prefilled_and_saves(client: FlaskClient, csrf):
-    game_id = start_game_by_form(client, csrf)
+def test_edit_hand_page_is_prefilled_and_saves(form_game, client: FlaskClient, csrf):
+    game_id = form_game(client)
     token = csrf(client, f"/g/{game_id}/hand")
     client.post(f"/g/{game_id}/hands", data={"csrf_token": token, "hand": json.dumps(HAND)})
     page = client.get(f"/g/{game_id}/hands/1/edit").get_data(as_text=True)
@@ -244,22 +237,22 @@ def test_edit_hand_page_is_prefilled_and_saves(client: FlaskClient, csrf):
     assert client.get(f"/api/games/{game_id}").json["tally"]["totals"] == {"Ana": 30, "Ben": -30}
 
 
-def test_finished_match_shows_the_winner(client: FlaskClient, csrf):
-    game_id = start_game_by_form(client, csrf, **{"opt-rummikub-target": "10"})
+def test_finished_match_shows_the_winner(form_game, client: FlaskClient, csrf):
+    game_id = form_game(client, **{"opt-rummikub-target": "10"})
     token = csrf(client, f"/g/{game_id}/hand")
     client.post(f"/g/{game_id}/hands", data={"csrf_token": token, "hand": json.dumps(HAND)})
     page = client.get(f"/g/{game_id}").get_data(as_text=True)
     assert "Ana wins the match!" in page and 'id="end-hand"' not in page
 
 
-def test_check_pages(client: FlaskClient, csrf):
+def test_check_pages(form_game, client: FlaskClient):
     free = client.get("/check?game=gin")
     assert free.status_code == 200
     page = free.get_data(as_text=True)
     assert "Gin Rummy" in page and '"kind": "cards"' in page and 'capture="environment"' in page
     assert client.get("/check").status_code == 200
     assert client.get("/check?game=nonsense").status_code == 404
-    game_id = start_game_by_form(client, csrf)
+    game_id = form_game(client)
     page = client.get(f"/g/{game_id}/check").get_data(as_text=True)
     assert f'"game_id": "{game_id}"' in page and 'id="opening"' in page
 
@@ -357,8 +350,8 @@ def test_scripts_are_served(client: FlaskClient, path: str):
     assert response.status_code == 200 and b"use strict" in response.data
 
 
-def test_start_page_lists_the_games_this_phone_can_edit(app: Flask, client: FlaskClient, csrf):
-    game_id = start_game_by_form(client, csrf, **{"player-1": "Bruno"})
+def test_start_page_lists_the_games_this_phone_can_edit(form_game, app: Flask, client: FlaskClient):
+    game_id = form_game(client, **{"player-1": "Bruno"})
     page = client.get("/").get_data(as_text=True)
     assert 'id="my-games"' in page and f"/g/{game_id}" in page and "Ana, Bruno" in page
     assert 'id="my-games"' not in app.test_client().get("/").get_data(as_text=True)
@@ -388,7 +381,7 @@ def test_the_game_page_says_who_opens_or_deals(client: FlaskClient, make_game, g
 
 
 def test_a_page_write_that_collides_offers_the_game_reloaded(
-    client: FlaskClient, csrf, monkeypatch
+    form_game, client: FlaskClient, csrf, monkeypatch
 ):
     """Two phones writing at once (issue 24): the loser's page is a 409 that leads back to the
     game as it now stands, not a dead end."""
@@ -399,7 +392,7 @@ def test_a_page_write_that_collides_offers_the_game_reloaded(
     def collide(*args: object) -> object:
         raise IntegrityError("INSERT INTO hands", {}, Exception("UNIQUE constraint failed"))
 
-    game_id = start_game_by_form(client, csrf)
+    game_id = form_game(client)
     token = csrf(client, f"/g/{game_id}/hand")
     monkeypatch.setattr(matches, "add_hand", collide)
     saved = client.post(f"/g/{game_id}/hands", data={"csrf_token": token, "hand": json.dumps(HAND)})
