@@ -111,8 +111,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["PREFERRED_URL_SCHEME"] = "https"
     app.session_interface = SessionInterface()
 
-    from webapp import api, pages, photos
+    from webapp import api, live, pages, photos
     from webapp.db import init_db
+    from webapp.events import init_events
     from webapp.throttle import init_throttle
 
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -121,6 +122,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     photos.init_photos(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
+    app.register_blueprint(live.bp)
+    init_events(app)
     init_throttle(app)
 
     @app.after_request

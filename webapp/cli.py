@@ -76,6 +76,15 @@ def server_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+def stream_threads(args: argparse.Namespace, app: Any) -> dict[str, Any]:
+    """waitress answers each request on one of its threads, and an open live page's event
+    stream (``webapp.events``) keeps its thread: ``EVENT_STREAMS`` more threads than
+    ``--threads``, so ordinary requests always find a free one, and room for their
+    connections."""
+    streams = int(app.config["EVENT_STREAMS"])
+    return {"threads": args.threads + streams, "connection_limit": args.threads + streams + 100}
+
+
 def _serve(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import OperationalError
     from waitress import create_server
@@ -94,7 +103,8 @@ def _serve(args: argparse.Namespace) -> int:
     # limit is 1 GB); up to there the app answers a clear 413
     limit = 4 * int(app.config["MAX_CONTENT_LENGTH"])
     try:
-        server = create_server(app, **server_options(args), max_request_body_size=limit)
+        options = {**server_options(args), **stream_threads(args, app)}
+        server = create_server(app, **options, max_request_body_size=limit)
     except OSError as error:
         print(f"meldcam: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 2

@@ -1,5 +1,5 @@
-"""Database: SQLAlchemy 2 models (games, players, hands, hand boards, photos) and a session per
-unit of work.
+"""Database: SQLAlchemy 2 models (games, players, hands, hand boards, photos, the games' change log,
+seats and the racks sent from them) and a session per unit of work.
 
 SQLite is the embedded default; every connection turns on WAL and foreign keys. PostgreSQL
 (``postgresql+psycopg://...``) serves several nodes. The schema is made and changed by the
@@ -26,6 +26,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     MetaData,
+    PrimaryKeyConstraint,
     String,
     UniqueConstraint,
     create_engine,
@@ -155,6 +156,53 @@ class PhotoData(Base):
         ForeignKey("photos.id", ondelete="CASCADE"), primary_key=True
     )
     data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class GameEvent(Base):
+    """One change of a game (a hand saved, edited or undone, a rack sent, a seat revoked), with
+    the game's new version: 1, 2, 3... per game. The live pages' event streams read it from the
+    database, so every node serving the game sees every change (``webapp.events``). A log rather
+    than a counter on ``games``: each change keeps what it was, so a page re-reads only that."""
+
+    __tablename__ = "game_events"
+    __table_args__ = (PrimaryKeyConstraint("game_id", "version"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class Seat(Base):
+    """A seat's link, as far as the database knows it: the link itself is made from the app's
+    secret (``webapp.seats``) and never stored; revoking the seat raises ``generation``, which
+    makes a new link and leaves the old one useless. No row: generation 0, nobody joined yet."""
+
+    __tablename__ = "seats"
+    __table_args__ = (PrimaryKeyConstraint("game_id", "seat"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    generation: Mapped[int] = mapped_column(Integer, default=0)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SeatRack(Base):
+    """The pieces a player sent from their own phone for the hand being scored (one per seat
+    and hand: a phone sending again replaces it), and the photos and boxes they came from, in
+    the shape of one player's ``hand_boards`` entry. The host's end-of-hand page takes them;
+    the hand, once saved, holds them, and they are deleted."""
+
+    __tablename__ = "seat_racks"
+    __table_args__ = (PrimaryKeyConstraint("game_id", "hand_number", "seat"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    hand_number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    pieces: Mapped[list[str]] = mapped_column(JSON)
+    board: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
 class WriteRecord(Base):

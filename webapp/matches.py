@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.orm import Session
+from sqlalchemy import delete
+from sqlalchemy.orm import Session, object_session
 
 from scorer import api as scorer_api
 from scorer.errors import HandError, MeldcamError, OptionError
@@ -35,8 +36,9 @@ from scorer.game import Rules
 from scorer.games import GAME_MODULES, game_title, game_type, make_rules
 from scorer.pieces import COLOURS, Card, CardJoker, Domino, Joker, Piece, Tile
 from scorer.tally import MatchState, tally
+from webapp import events
 from webapp.bounds import quote
-from webapp.db import Game, Hand, Player
+from webapp.db import Game, Hand, Player, SeatRack
 from webapp.i18n import gettext, lazy_gettext
 
 MAX_NAME_LENGTH = 40
@@ -310,6 +312,11 @@ def add_hand(session: Session, record: Game, hand: Any) -> Hand:
     saved = Hand(number=number, hand=normalised, result=result, deltas=deltas)
     record.hands.append(saved)
     session.flush()
+    # the racks the players' phones sent for this hand are in it now (issue 27)
+    session.execute(
+        delete(SeatRack).where(SeatRack.game_id == record.id, SeatRack.hand_number == number)
+    )
+    events.record(session, record.id, "hand-added", hand=number)
     return saved
 
 
@@ -324,6 +331,7 @@ def edit_hand(session: Session, record: Game, number: int, hand: Any) -> Hand:
     existing.deltas = deltas
     existing.updated_at = datetime.now(UTC)
     session.flush()
+    events.record(session, record.id, "hand-edited", hand=number)
     return existing
 
 
@@ -334,6 +342,7 @@ def undo_last_hand(session: Session, record: Game) -> int:
     record.hands.remove(last)
     session.delete(last)
     session.flush()
+    events.record(session, record.id, "hand-undone", hand=last.number)
     return last.number
 
 
@@ -387,7 +396,14 @@ def game_json(record: Game) -> dict[str, Any]:
         ],
         "tally": state.to_json(),
         "next_dealer": None if state.finished else next_dealer(record),
+        "version": _version(record),
     }
+
+
+def _version(record: Game) -> int:
+    """The game's version: its event stream (``webapp.events``) continues from it."""
+    session = object_session(record)
+    return events.latest_version(session, record.id) if session is not None else 0
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -28,7 +28,7 @@ from werkzeug.exceptions import BadRequest, Forbidden
 
 from scorer.errors import MeldcamError
 from scorer.games import GAME_MODULES, game_type
-from webapp import boards, bounds, idempotency, matches
+from webapp import boards, bounds, idempotency, matches, seats
 from webapp.db import Game, reading
 from webapp.i18n import lazy_gettext, localise, localised_catalogue, localised_title
 from webapp.idempotency import Answer
@@ -287,6 +287,7 @@ def game(game_id: str) -> Any:
         state = _page_state(record)
         editable = can_edit(record)
         token = _edit_tokens().get(game_id) if editable else None
+        live = seats.page_context(db, record, editable)  # issue 27: QR codes, own rack, events
     tally = state["tally"]
     just_created = session.pop("new_game", None) == game_id
     links = {"read": url_for("pages.game", game_id=game_id, _external=True)}
@@ -303,8 +304,9 @@ def game(game_id: str) -> Any:
         editable=editable,
         links=links,
         just_created=just_created,
+        live=live,
     )
-    return _no_store(page) if editable else page
+    return _no_store(page) if editable or live["seat"] else page
 
 
 def _page_state(record: Game) -> dict[str, Any]:
@@ -370,6 +372,8 @@ def _hand_page(
     setup["hand"] = hand
     setup["number"] = number
     setup["boards"] = boards.for_page(shown)  # the photos the hand was entered from
+    if number is None:  # the racks the players' own phones send arrive live (issue 27)
+        setup["live"] = seats.hand_page_live(record)
     state = _page_state(record)
     page = render_template("hand.html", setup=setup, state=state, number=number, error=error)
     return _no_store((page, status))

@@ -40,6 +40,9 @@ WRITES = (
     "pages.add_hand",
     "pages.edit_hand",
     "pages.undo",
+    "live.send_rack",
+    "live.revoke_api",
+    "live.revoke_page",
 )
 NEW_GAMES = ("api.create_game", "pages.create_game")
 TOKEN_CHECKS = (
@@ -52,6 +55,11 @@ TOKEN_CHECKS = (
     "pages.add_hand",
     "pages.edit_hand",
     "pages.undo",
+    "live.join",
+    "live.send_rack",
+    "live.seat_links",
+    "live.revoke_api",
+    "live.revoke_page",
 )
 
 

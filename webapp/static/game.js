@@ -1,11 +1,12 @@
-/* meldcam: game page. "Keep it" closes the undo question (the summary toggles it too). */
+/* meldcam: game page. "Keep it" closes the undo question (the summary toggles it too). The
+   listener sits on the document: the live page (live.js) redraws the tally and its buttons. */
 "use strict";
 
 (() => {
-  const box = document.getElementById("undo-box");
-  const cancel = document.getElementById("undo-cancel");
-  if (!box || !cancel) return;
-  cancel.addEventListener("click", () => {
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest("#undo-cancel")) return;
+    const box = document.getElementById("undo-box");
+    if (!box) return;
     box.open = false;
     document.getElementById("undo").focus();
   });

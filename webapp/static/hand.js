@@ -176,4 +176,47 @@
     }
     return { hand: hand(), boards: shown };
   });
+
+  /* issue 27: the racks the players send from their own phones appear on their boards as they
+     arrive (the game's event stream says when), marked with who sent them */
+  if (setup.live && window.EventSource) {
+    const taken = new Map();
+    const clock = (iso) => new Date(iso.endsWith("Z") || iso.includes("+") ? iso : iso + "Z")
+      .toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    const takeRacks = async () => {
+      let data;
+      try {
+        const response = await fetch(`/api/games/${encodeURIComponent(setup.game_id)}/racks`, { cache: "no-store" });
+        if (!response.ok) return;
+        data = await response.json();
+      } catch (error) { return; }
+      if (data.hand !== setup.live.hand) return;  // this hand was saved meanwhile
+      let changed = false;
+      for (const seat of data.seats) {
+        const section = [...document.querySelectorAll(".player-board")].find((s) => s.dataset.player === seat.player);
+        const board = boards.get(seat.player);
+        if (!section || !board) continue;
+        const mark = section.querySelector(".sent-by");
+        if (seat.rack && taken.get(seat.player) !== seat.rack.sent_at) {
+          taken.set(seat.player, seat.rack.sent_at);
+          board.clear();
+          if (seat.rack.board) board.restore(seat.rack.board, seat.rack.pieces);
+          else board.setPieces(seat.rack.pieces);
+          section.dataset.sent = seat.rack.sent_at;
+          mark.textContent = t("Sent from {name}’s phone at {time}.", { name: seat.player, time: clock(seat.rack.sent_at) });
+          changed = true;
+        } else if (!seat.rack && mark) {
+          mark.textContent = seat.joined ? t("{name}’s phone has joined: its rack is not sent yet.", { name: seat.player }) : "";
+        }
+      }
+      if (changed) preview();
+    };
+    takeRacks();
+    const source = new EventSource(
+      `/api/games/${encodeURIComponent(setup.game_id)}/events?since=${setup.live.version}`);
+    source.onmessage = (event) => {
+      const change = JSON.parse(event.data);
+      if (change.kind === "rack" || change.kind.startsWith("seat")) takeRacks();
+    };
+  }
 })();

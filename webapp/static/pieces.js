@@ -299,6 +299,17 @@ const Meldcam = (() => {
       this.render();
     }
 
+    /** Empty the board: no photos, no pieces (a rack sent from a player's phone replaces it). */
+    clear() {
+      for (const p of this.photos) if (p.url && p.blob) URL.revokeObjectURL(p.url);
+      this.photos = [];
+      this.photosBox.replaceChildren();
+      this.pieces = [];
+      this.meldCount = 1;
+      this.setStatus("");
+      this.render();
+    }
+
     /** Pieces tapped in, meld by meld (lists of names): the check page after a language switch. */
     setMelds(melds) {
       this.pieces = melds.flatMap((meld, m) => meld.map((label) => ({ label, bbox: null, photo: null,
