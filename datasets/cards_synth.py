@@ -48,10 +48,11 @@ from datasets.tiles_synth import _corners as piece_corners
 from datasets.tiles_synth import _paste as paste_piece
 from datasets.tiles_synth import _tile_matrix as piece_matrix
 from datasets.tiles_synth import background, camera, photo_effects, photo_size, visible_share
+from meldcam.vocabulary import CARD_JOKER as JOKER
+from meldcam.vocabulary import CARD_RANKS as RANKS
+from meldcam.vocabulary import CARD_SUITS as SUITS
+from meldcam.vocabulary import card_name
 
-RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS: tuple[str, ...] = ("C", "D", "H", "S")
-JOKER = "JK"
 CORNER_MIN_VISIBLE = 0.9
 CARD_MIN_VISIBLE = 0.5
 MIN_CORNER_PX = 5
@@ -98,7 +99,7 @@ SUIT_GLYPHS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 
 def all_labels() -> list[str]:
     """The 52 card labels and the joker, in deck order."""
-    return [f"{rank}{suit}" for suit in SUITS for rank in RANKS] + [JOKER]
+    return [card_name(rank, suit) for suit in SUITS for rank in RANKS] + [JOKER]
 
 
 @dataclass(frozen=True)

@@ -66,9 +66,8 @@ from datasets.tiles_synth import (
     photo_size,
     visible_share,
 )
-from scorer.sets import DOMINO_SETS
+from meldcam.vocabulary import DOMINO_SETS, MAX_PIP, domino_name
 
-MAX_PIP = 12
 MIN_HALF_VISIBLE = 0.85
 SUPERSAMPLE = 3  # faces are drawn this much larger, then shrunk: smooth pips
 STYLE_KINDS: tuple[str, ...] = ("ivory", "coded", "black", "coloured")
@@ -394,14 +393,10 @@ class DominoScene:
         return [(d.label, list(d.box)) for d in self.dominoes]
 
 
-def domino_label(a: int, b: int) -> str:
-    return f"{min(a, b)}-{max(a, b)}"
-
-
 def all_labels(set_name: str = "double-twelve") -> list[str]:
     """Every label of a set, each once."""
     top = _set_top(set_name)
-    return [f"{a}-{b}" for a in range(top + 1) for b in range(a, top + 1)]
+    return [domino_name(a, b) for a in range(top + 1) for b in range(a, top + 1)]
 
 
 def _set_top(set_name: str) -> int:
@@ -713,7 +708,7 @@ def _label(
         ys, xs = np.nonzero(ids == tile.index)
         if len(xs):
             box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
-            partial.append((domino_label(*tile.halves), box))
+            partial.append((domino_name(*tile.halves), box))
 
     for tile in laid:
         tw, tl = tile.width, tile.length
@@ -739,7 +734,7 @@ def _label(
             Half(count, tuple((float(x), float(y)) for x, y in quad))
             for count, quad in zip(tile.halves, (first, second), strict=True)
         )
-        label = domino_label(*tile.halves)
+        label = domino_name(*tile.halves)
         dominoes.append(SceneDomino(label, box, halves, tile.chain, tile.position))  # type: ignore[arg-type]
     return tuple(dominoes), tuple(face_down), tuple(partial)
 

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.labels import MAX_TILE_NUMBER, TILE_COLOURS
+from meldcam.vocabulary import MAX_TILE_NUMBER, TILE_COLOURS, TILE_JOKER, tile_name
 
 MIN_VISIBLE = 0.6
 FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts"))
@@ -79,7 +79,7 @@ def random_label(
 ) -> str:
     """A random tile label; numbers above 13 (long Remik sets) are rare, as in play."""
     if rng.random() < joker_p:
-        return "joker"
+        return TILE_JOKER
     if max_number > 13 and rng.random() < 0.08:
         number = int(rng.integers(14, max_number + 1))
     else:
@@ -576,4 +576,4 @@ def render_test_layout(
 
 
 def all_labels(max_number: int = MAX_TILE_NUMBER) -> list[str]:
-    return [f"{c}-{n}" for c in TILE_COLOURS for n in range(1, max_number + 1)] + ["joker"]
+    return [tile_name(c, n) for c in TILE_COLOURS for n in range(1, max_number + 1)] + [TILE_JOKER]

@@ -39,6 +39,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from meldcam.vocabulary import SUIT_NAMES
 from scorer.errors import HandError, PieceError
 from scorer.game import (
     GameType,
@@ -50,7 +51,7 @@ from scorer.game import (
 )
 from scorer.hands import read_pieces, read_player, read_players
 from scorer.options import OptionSpec
-from scorer.pieces import RANKS, SUIT_NAMES, Card, CardJoker, Piece, parse_card
+from scorer.pieces import RANKS, Card, CardJoker, Piece, parse_card
 from scorer.sets import cards as card_deck
 from scorer.sets import check_available
 

@@ -1,8 +1,6 @@
-"""Immutable piece types and their canonical names.
-
-The names are the vocabulary shared by vision, scorer, API and database:
-``red-7`` and ``joker`` (number tiles), ``3-8`` (dominoes, smaller half first),
-``QH``, ``10S`` and ``JK`` (cards).
+"""Immutable piece types, named by the vocabulary shared by vision, scorer, API and database
+(``meldcam.vocabulary``): ``red-7`` and ``joker`` (number tiles), ``3-8`` (dominoes, smaller
+half first), ``QH``, ``10S`` and ``JK`` (cards).
 """
 
 from __future__ import annotations
@@ -11,16 +9,20 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from meldcam.vocabulary import (
+    CARD_JOKER,
+    COLOUR_ALIASES,
+    MAX_PIP,
+    MAX_TILE_NUMBER,
+    TILE_JOKER,
+    card_name,
+    domino_name,
+    tile_name,
+)
+from meldcam.vocabulary import CARD_RANKS as RANKS
+from meldcam.vocabulary import CARD_SUITS as SUITS
+from meldcam.vocabulary import TILE_COLOURS as COLOURS
 from scorer.errors import PieceError
-
-COLOURS: tuple[str, ...] = ("red", "orange", "blue", "black")
-COLOUR_ALIASES: dict[str, str] = {"yellow": "orange"}
-MAX_TILE_NUMBER = 17
-MAX_PIP = 12
-
-RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS: tuple[str, ...] = ("C", "D", "H", "S")
-SUIT_NAMES: dict[str, str] = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
 @dataclass(frozen=True, order=True)
@@ -40,7 +42,7 @@ class Tile:
 
     @property
     def name(self) -> str:
-        return f"{self.colour}-{self.number}"
+        return tile_name(self.colour, self.number)
 
     @property
     def value(self) -> int:
@@ -56,7 +58,7 @@ class Joker:
 
     @property
     def name(self) -> str:
-        return "joker"
+        return TILE_JOKER
 
     def __str__(self) -> str:
         return self.name
@@ -80,7 +82,7 @@ class Domino:
 
     @property
     def name(self) -> str:
-        return f"{self.low}-{self.high}"
+        return domino_name(self.low, self.high)
 
     @property
     def pips(self) -> int:
@@ -117,7 +119,7 @@ class Card:
 
     @property
     def name(self) -> str:
-        return f"{RANKS[self.rank - 1]}{self.suit}"
+        return card_name(RANKS[self.rank - 1], self.suit)
 
     @property
     def value(self) -> int:
@@ -134,7 +136,7 @@ class CardJoker:
 
     @property
     def name(self) -> str:
-        return "JK"
+        return CARD_JOKER
 
     def __str__(self) -> str:
         return self.name
@@ -163,7 +165,7 @@ def parse_tile(text: str, max_number: int = MAX_TILE_NUMBER) -> NumberPiece:
     """Parse ``red-7`` / ``yellow-7`` / ``joker`` with numbers 1..max_number."""
     raw = _clean(text)
     lowered = raw.lower()
-    if lowered == "joker":
+    if lowered == TILE_JOKER:
         return Joker()
     match = _TILE_RE.match(lowered)
     if not match:
@@ -194,7 +196,7 @@ def parse_card(text: str) -> CardPiece:
     """Parse ``QH``, ``10S``, ``AD`` or ``JK``."""
     raw = _clean(text)
     upper = raw.upper()
-    if upper == "JK":
+    if upper == CARD_JOKER:
         return CardJoker()
     match = _CARD_RE.match(upper)
     if not match:

@@ -5,16 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from meldcam.vocabulary import DOMINO_SETS
 from scorer.errors import HandError
 from scorer.pieces import COLOURS, RANKS, SUITS, Card, Domino, Joker, Piece, Tile
-
-DOMINO_SETS: dict[str, tuple[int, int]] = {
-    # name: (highest pip, copies of every tile)
-    "double-six": (6, 1),
-    "double-nine": (9, 1),
-    "double-twelve": (12, 1),
-    "2x-double-six": (6, 2),
-}
 
 
 def number_tiles(numbers: int = 13, jokers: int = 2, copies: int = 2) -> Counter[Piece]:

@@ -1,19 +1,25 @@
-"""Piece names are written in several places until they share one module (issue 23 item 3):
-``scorer.pieces`` (the rules), ``vision.labels`` and ``vision.api.KINDS`` (the recognisers),
-``datasets.cards_synth`` (generated card scenes) and ``webapp.matches`` (which reader a game
-needs). These tests tie every label the recognisers and generators can produce to a piece the
-scorer parses back to the same name, and the copied constants to each other."""
+"""One vocabulary (issue 23 item 3): piece names, domino sets and recogniser kinds live in
+``meldcam.vocabulary``, which imports nothing; the rules (``scorer.pieces``, ``scorer.sets``),
+the recognisers (``vision.labels``, ``vision.api``), the generators (``datasets``) and the web app
+(``webapp.matches``, ``webapp.photos``) take them from there. These tests tie every label the
+recognisers and generators can produce to a piece the scorer parses back to the same name, and
+every piece the scorer knows back to the recognisers' heads."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 
-from datasets import cards_synth
+from datasets import cards_synth, dominoes_synth, tiles_synth
+from meldcam import vocabulary
 from scorer import pieces, sets
 from scorer.errors import PieceError
 from vision import api as vision_api
 from vision import labels
-from webapp import matches
+from webapp import matches, photos
 
 TILE_LABELS = [
     labels.tile_label(value, colour)
@@ -33,11 +39,11 @@ CARD_LABELS = [
 
 
 @pytest.mark.parametrize(
-    ("kind", "vocabulary"),
+    ("kind", "vocabulary_labels"),
     [("tile", TILE_LABELS), ("domino", DOMINO_LABELS), ("card", CARD_LABELS)],
 )
-def test_every_recogniser_label_is_a_piece_of_its_kind(kind: str, vocabulary: list[str]):
-    for label in vocabulary:
+def test_every_recogniser_label_is_a_piece_of_its_kind(kind: str, vocabulary_labels: list[str]):
+    for label in vocabulary_labels:
         piece = pieces.parse_piece(label)
         assert piece.name == label
         assert pieces.piece_kind(piece) == kind
@@ -54,28 +60,75 @@ def test_labels_split_back_to_the_heads_they_came_from():
         assert labels.card_label(*labels.split_card_label(label)) == label
 
 
+def every_scorer_piece() -> list[pieces.Piece]:
+    universe = sets.number_tiles(numbers=pieces.MAX_TILE_NUMBER, jokers=4) + sets.cards()
+    for name in vocabulary.DOMINO_SETS:
+        universe += sets.dominoes(name)
+    return [*universe, pieces.CardJoker()]
+
+
+def test_every_scorer_piece_is_a_recogniser_label_and_back():
+    """The other way round: each piece of every set the scorer knows splits into the heads of
+    the recogniser of its kind, and those heads give its name again."""
+    for piece in every_scorer_piece():
+        kind = pieces.piece_kind(piece)
+        if kind == "tile":
+            back = labels.tile_label(*labels.split_tile_label(piece.name))
+        elif kind == "domino":
+            back = labels.domino_label(*labels.split_domino_label(piece.name))
+        else:
+            back = labels.card_label(*labels.split_card_label(piece.name))
+        assert back == piece.name
+        assert pieces.parse_piece(back) == piece
+
+
 def test_the_recognisers_cover_every_piece_the_scorer_knows():
     every_tile = {pieces.Tile(c, n).name for c in pieces.COLOURS for n in range(1, 18)}
     assert set(TILE_LABELS) == every_tile | {"joker"}
-    top = max(sets.DOMINO_SETS.values())[0]
     assert set(DOMINO_LABELS) == {p.name for p in sets.dominoes("double-twelve")}
-    assert top == labels.MAX_PIP == pieces.MAX_PIP
     assert set(CARD_LABELS) == {p.name for p in sets.cards()} | {"JK"}
     with pytest.raises(PieceError):
         pieces.parse_tile(f"red-{labels.MAX_TILE_NUMBER + 1}")
 
 
-def test_generated_card_labels_are_the_readers_labels():
+def test_generated_labels_are_the_readers_labels():
     assert set(cards_synth.all_labels()) == set(CARD_LABELS)
-    assert cards_synth.RANKS == labels.CARD_RANKS == pieces.RANKS
-    assert cards_synth.SUITS == labels.CARD_SUITS == pieces.SUITS
-    assert cards_synth.JOKER == labels.CARD_JOKER
+    assert set(tiles_synth.all_labels()) == set(TILE_LABELS)
+    assert set(dominoes_synth.all_labels("double-twelve")) == set(DOMINO_LABELS)
+    for name in vocabulary.DOMINO_SETS:
+        assert set(dominoes_synth.all_labels(name)) == {p.name for p in sets.dominoes(name)}
 
 
-def test_copied_constants_agree():
-    assert labels.TILE_COLOURS == pieces.COLOURS
-    assert labels.MAX_TILE_NUMBER == pieces.MAX_TILE_NUMBER
-    for name, top in labels.DOMINO_SET_TOPS.items():
+def test_every_layer_takes_the_one_vocabulary():
+    """Not copies that agree: the same objects, defined once."""
+    assert pieces.COLOURS is labels.TILE_COLOURS is vocabulary.TILE_COLOURS
+    assert pieces.RANKS is labels.CARD_RANKS is cards_synth.RANKS is vocabulary.CARD_RANKS
+    assert pieces.SUITS is labels.CARD_SUITS is cards_synth.SUITS is vocabulary.CARD_SUITS
+    assert labels.CARD_JOKER == cards_synth.JOKER == pieces.CardJoker().name
+    assert sets.DOMINO_SETS is dominoes_synth.DOMINO_SETS is vocabulary.DOMINO_SETS
+    assert photos.DOMINO_SET_TOPS is vocabulary.DOMINO_SET_TOPS
+    assert vision_api.KINDS is vocabulary.KINDS
+    assert matches.RECOGNISER_KINDS is vocabulary.RECOGNISER_KINDS
+    assert set(vocabulary.RECOGNISER_KINDS) == {"tile", "domino", "card"}
+    assert labels.MAX_PIP == pieces.MAX_PIP == vocabulary.MAX_PIP
+
+
+def test_domino_sets_read_from_a_photo_are_the_sets_of_one_copy():
+    assert vocabulary.DOMINO_SET_TOPS == {"double-six": 6, "double-nine": 9, "double-twelve": 12}
+    for name, top in vocabulary.DOMINO_SET_TOPS.items():
         assert sets.DOMINO_SETS[name] == (top, 1)
-    assert tuple(matches.RECOGNISER_KINDS.values()) == vision_api.KINDS
-    assert set(matches.RECOGNISER_KINDS) == {"tile", "domino", "card"}
+
+
+def test_the_vocabulary_imports_nothing():
+    """So that every layer can import it: a fresh interpreter loads no other module of ours and
+    nothing outside the standard library's start-up set."""
+    code = (
+        "import sys, json\n"
+        "before = set(sys.modules)\n"
+        "import meldcam.vocabulary\n"
+        "print(json.dumps(sorted(set(sys.modules) - before)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert json.loads(done.stdout) == ["meldcam", "meldcam.vocabulary"]

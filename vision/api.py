@@ -20,9 +20,8 @@ import os
 import threading
 from typing import Protocol
 
+from meldcam.vocabulary import KINDS
 from vision.errors import ImageError, RecogniserUnavailable
-
-KINDS: tuple[str, ...] = ("tiles", "dominoes", "cards")
 
 __all__ = ["KINDS", "ImageError", "Recogniser", "RecogniserUnavailable", "get_recogniser"]
 
@@ -34,7 +33,8 @@ class Recogniser(Protocol):
 
 
 # One class for every kind (``vision.pipeline.Recogniser``), its settings in ``vision/kinds.py``
-# (KINDS here is their names, kept without importing them: the CLI starts without OpenCV).
+# (KINDS, from ``meldcam.vocabulary``, is their names, known without importing them: the CLI
+# starts without OpenCV).
 # ``set_name`` limits labels to a set where the kind has sets (dominoes: "double-six",
 # "double-nine", "double-twelve"); otherwise it raises ``vision.errors.UnknownSet``. Cards
 # report each card once, with its visible corner boxes as "corners".

@@ -15,7 +15,8 @@ import json
 import sys
 from pathlib import Path
 
-from vision.api import KINDS, get_recogniser
+from meldcam.vocabulary import DOMINO_SET_TOPS, KINDS
+from vision.api import get_recogniser
 from vision.errors import ImageError, RecogniserUnavailable
 
 COLOURS_BGR = {
@@ -44,7 +45,7 @@ def register(subparsers) -> None:
     recognise.add_argument(
         "--set",
         dest="set_name",
-        choices=("double-six", "double-nine", "double-twelve"),
+        choices=tuple(DOMINO_SET_TOPS),
         help="dominoes only: the set on the table (labels limited to it; default: halves 0-12)",
     )
     recognise.add_argument("images", nargs="+", type=Path, metavar="IMAGE")

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vision.labels import DOMINO_SET_TOPS, domino_label
+from meldcam.vocabulary import DOMINO_SET_TOPS
+from vision.labels import domino_label
 from vision.layout import group_chains
 from vision.pipeline import MODELS_DIR, Recogniser
 

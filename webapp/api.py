@@ -24,9 +24,9 @@ from flask import (
 )
 from sqlalchemy.orm import Session
 
+from meldcam.vocabulary import KINDS
 from scorer import api as scorer_api
 from scorer.errors import MeldcamError
-from vision.api import KINDS
 from webapp import bounds, idempotency, matches, photos, workers
 from webapp.db import Game, reading, transaction
 from webapp.i18n import error_json, lazy_gettext, localise_answer

@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import delete
 from sqlalchemy.orm import Session, object_session
 
+from meldcam.vocabulary import RECOGNISER_KINDS
 from scorer import api as scorer_api
 from scorer.errors import HandError, MeldcamError, OptionError
 from scorer.game import Rules
@@ -44,7 +45,6 @@ from webapp.i18n import gettext, lazy_gettext
 MAX_NAME_LENGTH = 40
 MAX_WORD = 32  # a game's, an option's or an option value's name: longer is none of them
 MAX_SEATS = 16  # names sent for one game, blanks included: no game has more than 4 players
-RECOGNISER_KINDS = {"tile": "tiles", "domino": "dominoes", "card": "cards"}
 
 
 class NotFound(LookupError):

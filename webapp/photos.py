@@ -41,12 +41,12 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from meldcam.vocabulary import DOMINO_SET_TOPS
 from scorer.errors import MeldcamError
 from scorer.game import Rules
 from scorer.pieces import Domino
 from vision import jobs
 from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
-from vision.labels import DOMINO_SET_TOPS
 from webapp import workers
 from webapp.bounds import clip
 from webapp.db import Photo, PhotoData

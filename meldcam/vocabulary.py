@@ -1,0 +1,61 @@
+"""The names of the pieces, of the domino sets and of the piece kinds: the one vocabulary that
+the rules (``scorer``), the recognisers (``vision``), the generated photos (``datasets``) and the
+web app share.
+
+It imports nothing, so every layer can import it without importing another layer: the
+recognisers read labels the scorer parses (``red-7``, ``joker``, ``3-8``, ``QH``, ``10S``, ``JK``)
+without importing the rules.
+"""
+
+from __future__ import annotations
+
+# --- number tiles: "red-7", "joker" ------------------------------------------------------------
+
+TILE_COLOURS: tuple[str, ...] = ("red", "orange", "blue", "black")
+COLOUR_ALIASES: dict[str, str] = {"yellow": "orange"}  # some sets print orange as yellow
+MAX_TILE_NUMBER = 17  # 1-13 in Rummikub, 1-17 in Remik's extended set
+TILE_JOKER = "joker"
+
+
+def tile_name(colour: str, number: int) -> str:
+    return f"{colour}-{number}"
+
+
+# --- dominoes: "3-8", the smaller half first ---------------------------------------------------
+
+MAX_PIP = 12
+DOMINO_SETS: dict[str, tuple[int, int]] = {
+    # name: (highest pip, copies of every tile)
+    "double-six": (6, 1),
+    "double-nine": (9, 1),
+    "double-twelve": (12, 1),
+    "2x-double-six": (6, 2),
+}
+# The sets a photo is read for, by their highest pip: two copies of a set look like one in a
+# photo, so two double-six sets are read as double-six.
+DOMINO_SET_TOPS: dict[str, int] = {
+    name: top for name, (top, copies) in DOMINO_SETS.items() if copies == 1
+}
+
+
+def domino_name(a: int, b: int) -> str:
+    return f"{min(a, b)}-{max(a, b)}"
+
+
+# --- cards: rank then suit, "QH", "10S"; "JK" for a joker --------------------------------------
+
+CARD_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+CARD_SUITS: tuple[str, ...] = ("C", "D", "H", "S")
+SUIT_NAMES: dict[str, str] = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+CARD_JOKER = "JK"
+
+
+def card_name(rank: str, suit: str) -> str:
+    return f"{rank}{suit}"
+
+
+# --- piece kinds -------------------------------------------------------------------------------
+
+# A game's piece kind (``scorer.game.GameType.piece_kind``) and the recogniser that reads it.
+RECOGNISER_KINDS: dict[str, str] = {"tile": "tiles", "domino": "dominoes", "card": "cards"}
+KINDS: tuple[str, ...] = tuple(RECOGNISER_KINDS.values())  # the recognisers, by kind
