@@ -142,6 +142,7 @@ def summary(values: list[float]) -> dict[str, float]:
         "n": len(values),
         "median_ms": round(1000 * statistics.median(values), 1),
         "p95_ms": round(1000 * percentile(values, 0.95), 1),
+        "p99_ms": round(1000 * percentile(values, 0.99), 1),
         "max_ms": round(1000 * max(values), 1),
     }
 
