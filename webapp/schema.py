@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, inspect, text
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 # pg_advisory_xact_lock's key: any constant this database's other users do not take ("meld")
@@ -53,20 +53,32 @@ def current(connection: Connection) -> frozenset[str]:
     return frozenset(MigrationContext.configure(connection).get_current_heads())
 
 
-def upgrade(engine: Engine, photo_folder: Path | None = None, revision: str = "head") -> None:
-    """Bring the database to ``revision`` (the newest by default), under the lock.
+def upgrade(
+    engine: Engine, photo_folder: Path | None = None, *, empty_from_models: bool = True
+) -> None:
+    """Bring the database to the newest revision, under the lock.
 
-    ``photo_folder`` is where a pre-migration instance kept its photos (copied in once)."""
-    if revision == "head":
-        with engine.connect() as connection:
-            if current(connection) == heads():
-                return  # the usual start: nothing to do, no lock taken
+    An empty database gets the models' tables at once and is marked as at the newest revision
+    (Alembic's advice for new databases: one ``create_all`` is faster than replaying every
+    migration, which matters for the tests' thousand apps); ``empty_from_models=False`` replays
+    them (``tests/webapp/test_schema.py`` checks both make the same schema). ``photo_folder`` is
+    where a pre-migration instance kept its photos (copied in once)."""
+    with engine.connect() as connection:
+        if current(connection) == heads():
+            return  # the usual start: nothing to do, no lock taken
     from alembic import command
+
+    from webapp.db import Base
 
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
-        command.upgrade(config(connection, photo_folder), revision)
+        settings = config(connection, photo_folder)
+        if empty_from_models and not inspect(connection).get_table_names():
+            Base.metadata.create_all(connection)
+            command.stamp(settings, "heads")
+        else:
+            command.upgrade(settings, "heads")
 
 
 def new_revision(message: str, engine: Engine) -> list[str]:

@@ -30,12 +30,28 @@ def test_one_head_revision():
     assert len(ScriptDirectory.from_config(schema.config()).get_heads()) == 1
 
 
-def test_migrations_make_what_the_models_describe(app: Flask):
-    engine = app.extensions["meldcam_db"].kw["bind"]
+@pytest.fixture
+def empty_database(tmp_path: Path, database_url: str | None, request: pytest.FixtureRequest) -> str:
+    if database_url is None:
+        return f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+    return str(request.getfixturevalue("new_postgres_database")(False))
+
+
+def test_migrations_make_what_the_models_describe(empty_database: str):
+    engine = make_engine(empty_database)
+    schema.upgrade(engine, empty_from_models=False)  # every migration, from nothing
     with engine.connect() as connection:
         assert schema.current(connection) == schema.heads()
         differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    engine.dispose()
     assert differences == [], "a model changed without a migration: meldcam db revision -m ..."
+
+
+def test_a_new_database_starts_at_the_newest_revision(app: Flask):
+    engine = app.extensions["meldcam_db"].kw["bind"]
+    with engine.connect() as connection:
+        assert schema.current(connection) == schema.heads()
+        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
 
 
 def test_a_second_start_changes_nothing(app: Flask, database_url: str | None):
