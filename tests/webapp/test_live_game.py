@@ -156,20 +156,39 @@ def test_the_host_page_shows_a_qr_code_per_seat(client: FlaskClient, game: dict[
 # -- the event stream, on a real threaded server ------------------------------------------------
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
+def start_node(tmp_path: Path, database_url: str | None) -> tuple[str, Flask, Any]:
+    """One node: an app on the database (SQLite in ``tmp_path`` or PostgreSQL) behind a threaded
+    server; several started on one database serve the same games, as nodes do."""
     from werkzeug.serving import make_server
 
-    app = create_app(
-        {"INSTANCE_PATH": str(tmp_path / "live"), "RATELIMIT_ENABLED": False, "EVENT_STREAMS": 3}
-    )
+    config: dict[str, Any] = {
+        "INSTANCE_PATH": str(tmp_path / "live"),
+        "RATELIMIT_ENABLED": False,
+        "EVENT_STREAMS": 3,
+        "SECRET_KEY": "the same secret on every node",
+    }
+    if database_url:
+        config["DATABASE_URL"] = database_url
+    app = create_app(config)
     http_server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http_server.serve_forever, daemon=True)
-    thread.start()
+    threading.Thread(target=http_server.serve_forever, daemon=True).start()
+    return f"127.0.0.1:{http_server.server_port}", app, http_server
+
+
+@pytest.fixture
+def nodes(tmp_path: Path, database_url: str | None) -> Iterator[list[tuple[str, Flask]]]:
+    """Two nodes on one database."""
+    started = [start_node(tmp_path, database_url) for _ in range(2)]
     try:
-        yield f"127.0.0.1:{http_server.server_port}", app
+        yield [(host, app) for host, app, _http in started]
     finally:
-        http_server.shutdown()
+        for _host, _app, http_server in started:
+            http_server.shutdown()
+
+
+@pytest.fixture
+def server(nodes: list[tuple[str, Flask]]) -> tuple[str, Flask]:
+    return nodes[0]
 
 
 def call(host: str, method: str, path: str, body: Any = None, headers: Any = None) -> Any:
@@ -283,3 +302,58 @@ def test_streams_past_the_cap_are_turned_away_with_retry_after(server: tuple[str
     missing = http.client.HTTPConnection(host, timeout=10)
     missing.request("GET", "/api/games/no-such-game/events")
     assert missing.getresponse().status == 404
+
+
+def test_two_phones_sending_at_once_store_one_rack_each(server: tuple[str, Flask]) -> None:
+    """The page opened twice on one phone, and two phones, all sending at the same moment: one
+    rack per seat is kept, every send answered 200, each change its own version."""
+    host, _app = server
+    game = call(host, "POST", "/api/games", {"game": "rummikub", "players": ["Ana", "Ben", "Cy"]})
+    gid, edit = game["id"], {"X-Edit-Token": game["edit_token"]}
+    tokens = [
+        s["link"].rsplit("/", 1)[1]
+        for s in call(host, "GET", f"/api/games/{gid}/seats", None, edit)
+    ]
+    sends = [(0, ["red-1"]), (0, ["red-1"]), (1, ["blue-2"]), (1, ["blue-2"]), (0, ["red-1"])]
+    answers: list[Any] = [None] * len(sends)
+    start = threading.Barrier(len(sends))
+
+    def send(index: int) -> None:
+        seat_index, pieces = sends[index]
+        start.wait()
+        answers[index] = call(
+            host, "PUT", f"/api/games/{gid}/racks/{seat_index}", {"hand": 1, "pieces": pieces},
+            seat(tokens[seat_index]),
+        )  # fmt: skip
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(sends))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(a["version"] for a in answers) == list(range(1, len(sends) + 1))
+    racks = call(host, "GET", f"/api/games/{gid}/racks")
+    assert [s["rack"]["pieces"] if s["rack"] else None for s in racks["seats"]] == [
+        ["red-1"],
+        ["blue-2"],
+        None,
+    ]
+
+
+def test_a_hand_saved_through_another_node_reaches_the_stream(
+    nodes: list[tuple[str, Flask]],
+) -> None:
+    """The events come from the database: a page streaming from one node hears of a hand saved
+    through the other within a second."""
+    (first, _), (second, _) = nodes
+    game = call(second, "POST", "/api/games", {"game": "rummikub", "players": ["Ana", "Ben", "Cy"]})
+    stream = EventReader(first, f"/api/games/{game['id']}/events")
+    time.sleep(0.3)
+    started = time.monotonic()
+    call(
+        second, "POST", f"/api/games/{game['id']}/hands", HAND, {"X-Edit-Token": game["edit_token"]}
+    )
+    event = stream.next_event(timeout=1.0)
+    assert time.monotonic() - started < 1.0
+    assert event["kind"] == "hand-added" and event["version"] == 1
+    stream.close()

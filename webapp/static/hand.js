@@ -211,12 +211,27 @@
       }
       if (changed) preview();
     };
-    takeRacks();
-    const source = new EventSource(
-      `/api/games/${encodeURIComponent(setup.game_id)}/events?since=${setup.live.version}`);
-    source.onmessage = (event) => {
-      const change = JSON.parse(event.data);
-      if (change.kind === "rack" || change.kind.startsWith("seat")) takeRacks();
+    // EventSource reconnects by itself (Last-Event-ID); a stream the server turned away (503)
+    // or the browser gave up on after a sleep is opened again, and the racks read again
+    let version = setup.live.version;
+    let source = null;
+    const listen = () => {
+      if (source) source.close();
+      source = new EventSource(
+        `/api/games/${encodeURIComponent(setup.game_id)}/events?since=${version}`);
+      source.onmessage = (event) => {
+        const change = JSON.parse(event.data);
+        version = Math.max(version, change.version);
+        if (change.kind === "rack" || change.kind.startsWith("seat")) takeRacks();
+      };
+      source.onerror = () => {
+        if (source.readyState === EventSource.CLOSED) setTimeout(() => { listen(); takeRacks(); }, 5000);
+      };
     };
+    takeRacks();
+    listen();
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && source.readyState === EventSource.CLOSED) { listen(); takeRacks(); }
+    });
   }
 })();
