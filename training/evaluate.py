@@ -11,8 +11,8 @@ label is in the photo (the multiset of sure labels against the true one) / sure 
 Real photos (``evaluate``) are reported in groups: all whole-table photos, the held-out quarter
 of the trainable source (never trained on), the rest of the trainable source (trained on:
 optimistic), measurement-only sources (never trained on), and "crops": tight single-piece crops
-(``scene: "crop"``), kept out of every whole-table group and scored on their own (the domino
-issue wants whole-table scenes and crops reported separately).
+(``scene: "crop"``), kept out of every whole-table group and scored on their own; then the
+whole-table photos of each source (``source REPO``), as the targets are set per source.
 
 Generated scenes (``evaluate_synthetic``, one group "synthetic_test"): ``NAME.jpg`` +
 ``NAME.json`` (``{"seed", "size", "pieces": [[label, box], ...]}``) as written by
@@ -40,6 +40,7 @@ from datasets.realdata import DOMAIN_OF_KIND, RealPhoto, load_photos, split_trai
 
 SYNTHETIC_GROUP = "synthetic_test"
 REAL_GROUPS = ("all", "held_out", "trained_on", "measurement_only", "crops")
+SOURCE_GROUP = "source "  # + the source's repository name: its whole-table photos
 
 # What a label of each kind looks like: a generated folder of another kind is refused.
 LABEL_SHAPES = {
@@ -161,7 +162,9 @@ def _report(kind: str, data_dir: Path, groups: dict[str, Score], misses_of_all: 
         "data": str(data_dir),
         "groups": {k: v.as_dict() for k, v in groups.items() if v.photos},
         "not_exact": {
-            k: v.misses for k, v in groups.items() if v.photos and (misses_of_all or k != "all")
+            k: v.misses
+            for k, v in groups.items()
+            if v.photos and (misses_of_all or k != "all") and not k.startswith(SOURCE_GROUP)
         },
     }
 
@@ -189,6 +192,11 @@ def real_photos(data_dir: Path, kind: str) -> list[RealPhoto]:
     return photos
 
 
+def source_name(source: str) -> str:
+    """A photo's source without owner, commit and path: "owner/repo@commit:path" -> "repo"."""
+    return source.split("@", 1)[0].rsplit("/", 1)[-1] or "unknown"
+
+
 def evaluate(data_dir: Path, kind: str, recogniser=None, progress: Progress | None = None) -> dict:
     """Scores by group (see module docstring) and the list of photos not read exactly."""
     photos = real_photos(data_dir, kind)
@@ -210,8 +218,10 @@ def evaluate(data_dir: Path, kind: str, recogniser=None, progress: Progress | No
             keys = ("all", "trained_on")
         else:
             keys = ("all", "measurement_only")
+        if photo.scene != "crop":
+            keys = (*keys, SOURCE_GROUP + source_name(photo.source))
         for key in keys:
-            groups[key].add(photo.name, predicted, truth, seconds, sure)
+            groups.setdefault(key, Score()).add(photo.name, predicted, truth, seconds, sure)
         if progress:
             progress(photo.name, predicted, truth)
     return _report(kind, data_dir, groups, misses_of_all=False)
@@ -321,7 +331,7 @@ def evaluate_synthetic(
 def format_report(report: dict) -> str:
     lines = [f"{report['kind']} on {report['data']}"]
     header = (
-        f"{'photos':<18}{'n':>4}{'precision':>11}{'recall':>8}{'F1':>8}{'exact':>8}{'s/photo':>9}"
+        f"{'photos':<30}{'n':>4}{'precision':>11}{'recall':>8}{'F1':>8}{'exact':>8}{'s/photo':>9}"
         f"{'sure prec':>11}{'sure':>8}"
     )
     lines.append(header)
@@ -329,7 +339,7 @@ def format_report(report: dict) -> str:
         sure_precision = g.get("sure_precision")
         sure_share = g.get("sure_share")
         lines.append(
-            f"{name:<18}{g['photos']:>4}{g['precision']:>11.3f}{g['recall']:>8.3f}"
+            f"{name:<30}{g['photos']:>4}{g['precision']:>11.3f}{g['recall']:>8.3f}"
             f"{g['f1']:>8.3f}{g['exact']:>8.1%}{g['seconds_per_photo']:>9.3f}"
             + (f"{sure_precision:>11.3f}" if sure_precision is not None else f"{'-':>11}")
             + (f"{sure_share:>8.1%}" if sure_share is not None else f"{'-':>8}")

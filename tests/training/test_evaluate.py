@@ -76,7 +76,7 @@ def test_score_counts_label_multisets_per_photo():
 
 def test_crops_are_their_own_group_and_whole_table_groups_leave_them_out(tmp_path):
     write_real(tmp_path, "dm_table_1", "domino", ["3-4", "5-6"])
-    write_real(tmp_path, "dm_table_2", "domino", ["0-0"])
+    write_real(tmp_path, "dm_table_2", "domino", ["0-0"], source="ann/other-set@2:b.jpg")
     write_real(tmp_path, "dm_crop_1", "domino", ["2-3"], scene="crop")
     write_real(tmp_path, "dm_crop_2", "domino", ["10-12"], scene="crop")
     write_real(tmp_path, "dm_unlabelled", "domino", None)
@@ -91,14 +91,16 @@ def test_crops_are_their_own_group_and_whole_table_groups_leave_them_out(tmp_pat
     )
     report = evaluate(tmp_path, "dominoes", fake)
     groups = report["groups"]
-    assert list(groups) == ["all", "measurement_only", "crops"]
+    assert list(groups) == ["all", "measurement_only", "crops", "source y", "source other-set"]
     assert groups["all"]["photos"] == 2 and groups["all"]["pieces_true"] == 3
+    assert groups["source y"]["f1"] == 1.0 and groups["source other-set"]["precision"] == 0.5
     assert groups["all"]["precision"] == 0.75 and groups["all"]["recall"] == 1.0
     assert groups["measurement_only"] == groups["all"]
     assert groups["crops"]["photos"] == 2 and groups["crops"]["exact_photos"] == 1
     assert groups["crops"]["f1"] == 0.5
     assert report["not_exact"]["crops"] == ["dm_crop_2: read ['10-11'] instead of ['10-12']"]
     assert report["not_exact"]["measurement_only"] == ["dm_table_2: read ['0-1'] instead of -"]
+    assert not any(name.startswith("source") for name in report["not_exact"])
     assert sorted(fake.seen) == ["dm_crop_1", "dm_crop_2", "dm_table_1", "dm_table_2"]
     text = format_report(report)
     assert "crops" in text.splitlines()[4] and "not read exactly (crops):" in text
