@@ -10,9 +10,10 @@ Each process has one ``Hub``: a thread that, while streams are open, reads the n
 of every watched game in one query every ``EVENTS_POLL_S`` (0.2 s) and wakes the streams of
 the games that changed; each stream then reads its new events (a short session, never held
 while it waits). A stream holds a server thread while it is open (waitress answers each
-request on one thread), so at most ``EVENT_STREAMS`` are open at once per process and
-``meldcam serve`` adds that many threads to those for other requests; past the cap a stream
-is refused with 503 and ``Retry-After`` (the page tries again). A stream sends a comment every
+request on one thread), so at most ``EVENT_STREAMS`` are open at once per process (and
+``EVENT_STREAMS_PER_CLIENT`` per client address) and ``meldcam serve`` adds that many threads
+to those for other requests; past a cap a stream is refused with 503 and ``Retry-After`` (the
+page tries again). A stream sends a comment every
 ``EVENTS_HEARTBEAT_S`` (a phone that went away frees its thread at the next one) and ends after
 ``EVENTS_STREAM_S``; the browser's EventSource reconnects by itself with ``Last-Event-ID``
 (or the page with ``?since=``), and the events it missed come first.
@@ -40,6 +41,7 @@ DEFAULTS = {
     "EVENTS_HEARTBEAT_S": 15.0,  # a comment on a quiet stream: keeps proxies and phones talking
     "EVENTS_STREAM_S": 300.0,  # a stream's life; the browser reconnects and misses nothing
     "EVENT_STREAMS": 100,  # open streams per process (each holds a server thread)
+    "EVENT_STREAMS_PER_CLIENT": 20,  # per client address: a table's phones behind one router
 }
 RETRY_MS = 1000  # how soon the browser's EventSource reconnects after a stream ends
 IN_CHUNK = 500  # game ids per poll query
@@ -98,8 +100,25 @@ class Hub:
         self.watched: Counter[str] = Counter()
         self.versions: dict[str, int] = {}
         self.thread: threading.Thread | None = None
-        self.slots = threading.BoundedSemaphore(int(app.config["EVENT_STREAMS"]))
+        self.slots = int(app.config["EVENT_STREAMS"])
+        self.per_client = int(app.config["EVENT_STREAMS_PER_CLIENT"])
+        self.open: Counter[str] = Counter()  # open streams per client address
         self.polls = 0  # how many times the database was asked (the load benchmark reads it)
+
+    def admit(self, client: str) -> bool:
+        """Take a stream's place for ``client``, or False when the process has no place left
+        or this client holds its share (one client cannot take every thread)."""
+        with self.changed:
+            if sum(self.open.values()) >= self.slots or self.open[client] >= self.per_client:
+                return False
+            self.open[client] += 1
+            return True
+
+    def leave(self, client: str) -> None:
+        with self.changed:
+            self.open[client] -= 1
+            if self.open[client] <= 0:
+                del self.open[client]
 
     @contextmanager
     def watching(self, game_id: str) -> Iterator[None]:

@@ -108,13 +108,14 @@ def game_events(game_id: str) -> Any:
         newest = events.latest_version(db, game_id)
     after = _resume_point(newest)
     hub = events.hub_of(current_app)
-    if not hub.slots.acquire(blocking=False):
+    client = request.remote_addr or "unknown"
+    if not hub.admit(client):
         busy = lazy_gettext("too many live pages are open on this server: the page tries again")
         response = jsonify(error_json(busy, bounds.clip))
         response.headers["Retry-After"] = str(STREAMS_FULL_RETRY_S)
         return response, 503
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    body = ClosingIterator(events.stream(app, game_id, after), [hub.slots.release])
+    body = ClosingIterator(events.stream(app, game_id, after), [lambda: hub.leave(client)])
     return Response(
         body,
         mimetype="text/event-stream",

@@ -156,7 +156,7 @@ def test_the_host_page_shows_a_qr_code_per_seat(client: FlaskClient, game: dict[
 # -- the event stream, on a real threaded server ------------------------------------------------
 
 
-def start_node(tmp_path: Path, database_url: str | None) -> tuple[str, Flask, Any]:
+def start_node(tmp_path: Path, database_url: str | None, **settings: Any) -> tuple[str, Flask, Any]:
     """One node: an app on the database (SQLite in ``tmp_path`` or PostgreSQL) behind a threaded
     server; several started on one database serve the same games, as nodes do."""
     from werkzeug.serving import make_server
@@ -169,7 +169,7 @@ def start_node(tmp_path: Path, database_url: str | None) -> tuple[str, Flask, An
     }
     if database_url:
         config["DATABASE_URL"] = database_url
-    app = create_app(config)
+    app = create_app({**config, **settings})
     http_server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=http_server.serve_forever, daemon=True).start()
     return f"127.0.0.1:{http_server.server_port}", app, http_server
@@ -357,3 +357,31 @@ def test_a_hand_saved_through_another_node_reaches_the_stream(
     assert time.monotonic() - started < 1.0
     assert event["kind"] == "hand-added" and event["version"] == 1
     stream.close()
+
+
+def test_one_client_cannot_take_every_stream(tmp_path: Path) -> None:
+    host, _app, http_server = start_node(
+        tmp_path, None, EVENT_STREAMS_PER_CLIENT=2, EVENTS_HEARTBEAT_S=0.5
+    )
+    try:
+        game = call(host, "POST", "/api/games", {"game": "rummikub", "players": ["Ana", "Ben"]})
+        path = f"/api/games/{game['id']}/events"
+        held = [EventReader(host, path) for _ in range(2)]
+        connection = http.client.HTTPConnection(host, timeout=10)
+        connection.request("GET", path)
+        assert connection.getresponse().status == 503  # this client's share is taken
+        held.pop().close()
+        deadline = time.monotonic() + 20  # the server sees the closed stream at its next write
+        while True:
+            retry = http.client.HTTPConnection(host, timeout=10)
+            retry.request("GET", path)
+            answer = retry.getresponse()
+            if answer.status == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert answer.status == 200
+        retry.close()
+        for reader in held:
+            reader.close()
+    finally:
+        http_server.shutdown()
