@@ -44,10 +44,16 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from datasets.tiles_synth import _corners as piece_corners
-from datasets.tiles_synth import _paste as paste_piece
-from datasets.tiles_synth import _tile_matrix as piece_matrix
-from datasets.tiles_synth import background, camera, photo_effects, photo_size, visible_share
+from datasets.tiles_synth import (
+    background,
+    camera,
+    paste_piece,
+    photo_effects,
+    photo_size,
+    piece_corners,
+    piece_matrix,
+    visible_share,
+)
 from meldcam.vocabulary import CARD_JOKER as JOKER
 from meldcam.vocabulary import CARD_RANKS as RANKS
 from meldcam.vocabulary import CARD_SUITS as SUITS
@@ -353,7 +359,7 @@ def _suit_stamp(style: DeckStyle, suit: str, size: int) -> Image.Image:
     return img
 
 
-def _index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
+def index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
     """The corner index (rank over suit, or JOKER spelled downwards), cropped to its ink."""
     text_h = max(6, int(style.index_size * width))
     if label == JOKER:
@@ -460,7 +466,7 @@ def render_card(
             outline=(*style.inks[3], 255),
             width=max(1, big_w // 120),
         )
-    index = _index_stamp(style, label, big_w)
+    index = index_stamp(style, label, big_w)
     margin = int(style.index_margin * big_w) + (int(big_w * 0.03) if style.frame else 0)
     margin = max(margin, radius // 3)
     _draw_centre(rng, draw, img, style, label, big_w, big_h, index.width + margin)

@@ -1,7 +1,7 @@
 """Synthetic photos of dominoes on tables, with exact labels.
 
 Each scene: a table surface and the photo effects of the tile generator (``tiles_synth``:
-``background``, ``photo_effects``, ``_paste`` with its shadow and tile thickness), dominoes of
+``background``, ``photo_effects``, ``paste_piece`` with its shadow and tile thickness), dominoes of
 one set (``double-six``, ``double-nine``, ``double-twelve``, ``2x-double-six``; no tile more often
 than the set holds it) in end-to-end chains with L-turns and crosswise doubles, side-by-side rows
 (a Remino meld), loose tiles at any rotation, face-down tiles (a boneyard pile, a hand laid flat),
@@ -56,14 +56,14 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from datasets.tiles_synth import (
-    _corners,
-    _paste,
-    _smooth_noise,
-    _tile_matrix,
     background,
     camera,
+    paste_piece,
     photo_effects,
     photo_size,
+    piece_corners,
+    piece_matrix,
+    smooth_noise,
     visible_share,
 )
 from meldcam.vocabulary import DOMINO_SETS, MAX_PIP, domino_name
@@ -407,7 +407,7 @@ def _set_top(set_name: str) -> int:
 
 @dataclass(frozen=True)
 class _Placement:
-    """A domino to lay: centre and angle (``tiles_synth._tile_matrix`` degrees) in photo pixels."""
+    """A domino to lay: centre and angle (``tiles_synth.piece_matrix`` degrees) in photo pixels."""
 
     cx: float
     cy: float
@@ -457,7 +457,7 @@ class _Bag:
 
 
 def _axis_angle(ax: float, ay: float) -> float:
-    """The ``_tile_matrix`` angle that turns an upright face's top-to-bottom axis to (ax, ay)."""
+    """The ``piece_matrix`` angle that turns an upright face's top-to-bottom axis to (ax, ay)."""
     return math.degrees(math.atan2(ax, ay))
 
 
@@ -659,8 +659,10 @@ def _lay(
         style = styles[p.style]
         face = render_domino(style, p.halves, p.width)
         length, width = face.shape[:2]
-        matrix = _tile_matrix(width, length, p.cx + offset, p.cy + offset, p.angle)
-        if taken is not None and not _claim(taken, _corners(matrix, width, length), p.max_overlap):
+        matrix = piece_matrix(width, length, p.cx + offset, p.cy + offset, p.angle)
+        if taken is not None and not _claim(
+            taken, piece_corners(matrix, width, length), p.max_overlap
+        ):
             if p.chain >= 0:
                 broken.add(p.chain)
             continue
@@ -668,7 +670,7 @@ def _lay(
         if side is not None:
             shade = np.array(style.body[::-1], np.float32) * 0.72
             body = (side[0], side[1], shade)
-        _paste(canvas, ids, face, matrix, len(laid), body)
+        paste_piece(canvas, ids, face, matrix, len(laid), body)
         laid.append(_Laid(len(laid), matrix, width, length, style, p.halves, p.chain, p.position))
     return laid
 
@@ -765,7 +767,7 @@ def dark_surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     fine = cv2.resize(
         rng.random((max(2, h // 3), max(2, w // 3))).astype(np.float32), (w, h)
     )  # leather pebbles, a few pixels each
-    folds = _smooth_noise(rng, h, w, int(rng.integers(60, 200)))
+    folds = smooth_noise(rng, h, w, int(rng.integers(60, 200)))
     sheen = np.clip((folds - rng.uniform(0.55, 0.8)) * 4, 0, 1) * rng.uniform(40, 120)
     light = base[None, None, :] * (0.7 + 0.6 * folds[..., None]) * (0.85 + 0.3 * fine[..., None])
     tex = light + sheen[..., None] * (0.6 + 0.4 * fine[..., None])
@@ -884,7 +886,7 @@ def render_test_scene(
             placements.append(_Placement(cx, cy, tile_angle, width, 0, _parse_cell(cell), r, c))
     corners = np.concatenate(
         [
-            _corners(_tile_matrix(width, length, p.cx, p.cy, p.angle), width, length)
+            piece_corners(piece_matrix(width, length, p.cx, p.cy, p.angle), width, length)
             for p in placements
         ]
     )

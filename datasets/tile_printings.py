@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
-from datasets.tiles_synth import _font
+from datasets.tiles_synth import load_font
 
 FONT_DIRS = (Path("/usr/share/fonts"),)
 
@@ -262,11 +262,11 @@ def render_set_tile(rng: np.random.Generator, look: SetLook, label: str, width: 
     ink = np.clip(np.array(look.inks[colour], float) + rng.normal(0, 6, 3), 0, 255)
     fill = (*ink.astype(int).tolist(), 255)
     size = int(big_w * look.numeral_size * (1.0 if len(number) == 1 else 0.82))
-    font = _font(look.font, max(8, size))
+    font = load_font(look.font, max(8, size))
     box = draw.textbbox((0, 0), number, font=font, anchor="mm")
     if box[2] - box[0] > big_w * 0.84:  # two digits of a wide font: fit the face
         size = int(size * big_w * 0.84 / (box[2] - box[0]))
-        font = _font(look.font, max(8, size))
+        font = load_font(look.font, max(8, size))
     draw.text((cx, cy), number, fill=fill, font=font, anchor="mm")
     box = draw.textbbox((cx, cy), number, font=font, anchor="mm")
     mark_y = box[3] + big_w * 0.1
@@ -281,11 +281,11 @@ def _shade(body: np.ndarray, delta: float) -> tuple[int, int, int, int]:
 def _draw_brand(draw: ImageDraw.ImageDraw, look: SetLook, body, big_w: int, big_h: int) -> None:
     """The brand name on the tile's foot: embossed (a light and a dark edge in the body's own
     colour) or printed in a faint ink."""
-    font = _font(family_fonts("grotesque")[0], max(8, int(big_w * 0.11)))
+    font = load_font(family_fonts("grotesque")[0], max(8, int(big_w * 0.11)))
     x, y = big_w / 2, big_h * 0.88
     box = draw.textbbox((0, 0), look.brand, font=font)
     if box[2] - box[0] > big_w * 0.8:
-        font = _font(font.path, max(8, int(font.size * big_w * 0.8 / (box[2] - box[0]))))
+        font = load_font(font.path, max(8, int(font.size * big_w * 0.8 / (box[2] - box[0]))))
     if look.brand_style == "embossed":
         d = max(2, big_w // 90)
         draw.text((x - d, y - d), look.brand, fill=_shade(body, 18), font=font, anchor="mm")
@@ -325,7 +325,7 @@ def _draw_set_joker(draw, rng, look: SetLook, cx: float, cy: float, w: int) -> N
     main = (*(red if rng.random() < 0.5 else black), 255)
     lw = max(3, int(w * 0.035))
     if look.joker == "j":
-        font = _font(look.font, int(w * look.numeral_size))
+        font = load_font(look.font, int(w * look.numeral_size))
         draw.text((cx, cy), "J", fill=main, font=font, anchor="mm")
     elif look.joker == "star":
         r = w * 0.3

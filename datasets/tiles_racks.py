@@ -32,16 +32,16 @@ from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES, choose_se
 from datasets.tiles_synth import (
     Labels,
     Quads,
-    _corners,
-    _paste,
-    _tile_matrix,
     background,
     camera,
     labelled,
     lay_tiles,
     layout,
+    paste_piece,
     photo_effects,
     photo_size,
+    piece_corners,
+    piece_matrix,
     pixel_box,
     random_label,
     visible_pixels,
@@ -252,12 +252,12 @@ def _rack_scene(rng, scene, ids, tiles, face, style: str, view: str, w, h, pad) 
             img = face(rng, label, tile_w)
             img = cv2.resize(img, (img.shape[1], max(4, int(img.shape[0] * squash))))
             th, tw = img.shape[:2]
-            matrix = _tile_matrix(tw, th, x, y, rng.normal(0, 4))
-            quad = _corners(matrix, tw, th)
+            matrix = piece_matrix(tw, th, x, y, rng.normal(0, 4))
+            quad = piece_corners(matrix, tw, th)
             poly = np.zeros_like(taken)
             cv2.fillConvexPoly(poly, quad.astype(np.int32), 1)
             if (poly & taken).sum() == 0:
-                _paste(scene, ids, img, matrix, len(tiles))
+                paste_piece(scene, ids, img, matrix, len(tiles))
                 tiles.append((label, quad))
                 taken |= poly
             x += tw * rng.uniform(1.0, 1.5)
@@ -267,7 +267,7 @@ def _place(scene, ids, rack: np.ndarray, rack_ids: np.ndarray, matrix: np.ndarra
     """Warp an RGBA rack (tiles already in it) into the scene with a soft shadow; its pixels
     take their tile index from ``rack_ids`` (-2: the rack's own body, hiding what lies below)."""
     h, w = scene.shape[:2]
-    quad = _corners(matrix, rack.shape[1], rack.shape[0])
+    quad = piece_corners(matrix, rack.shape[1], rack.shape[0])
     x0, y0 = np.maximum(np.floor(quad.min(0)).astype(int) - 4, 0)
     x1, y1 = np.minimum(np.ceil(quad.max(0)).astype(int) + 4, [w, h])
     if x1 <= x0 or y1 <= y0:
@@ -332,10 +332,10 @@ def _render_rack(rng, face, style: str, view: str, tile_w: int, first_index: int
             th, tw = img.shape[:2]
             lean = rng.normal(0, 1.5) if rng.random() < 0.85 else rng.uniform(-8, 8)
             cx, cy = x + tw / 2, top + th / 2
-            matrix = _tile_matrix(tw, th, cx, cy, lean)
+            matrix = piece_matrix(tw, th, cx, cy, lean)
             index = first_index + len(quads)
-            _paste(canvas, rack_ids, img, matrix, index, side)
-            corners = _corners(matrix, tw, th)
+            paste_piece(canvas, rack_ids, img, matrix, index, side)
+            corners = piece_corners(matrix, tw, th)
             cv2.fillConvexPoly(alpha, corners.astype(np.int32), 255)
             quads.append((label, corners))
             x += tw + gap + abs(rng.normal(0, tile_w * 0.01))

@@ -70,7 +70,7 @@ def font_paths() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=64)
-def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
+def load_font(path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, size)
 
 
@@ -125,7 +125,7 @@ def render_tile(rng: np.random.Generator, label: str, width: int = 120) -> np.nd
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(*circ, 255))
     if rng.random() < 0.8:  # a small brand line under the number
         brand_col = np.clip(body - rng.uniform(15, 45), 0, 255).astype(int).tolist()
-        font = _font(font_paths()[int(rng.integers(0, len(font_paths())))], max(8, big_w // 8))
+        font = load_font(font_paths()[int(rng.integers(0, len(font_paths())))], max(8, big_w // 8))
         draw.text((cx, big_h * 0.86), "Rummikub", fill=(*brand_col, 255), font=font, anchor="mm")
     if label == "joker":
         _draw_joker(draw, rng, cx, cy, big_w)
@@ -135,12 +135,12 @@ def render_tile(rng: np.random.Generator, label: str, width: int = 120) -> np.nd
         ink = np.clip(ink + rng.normal(0, 8, 3), 0, 255).astype(int).tolist()
         text = number
         size = int(big_w * (rng.uniform(0.5, 0.62) if len(text) == 1 else rng.uniform(0.42, 0.52)))
-        font = _font(font_paths()[int(rng.integers(0, len(font_paths())))], size)
+        font = load_font(font_paths()[int(rng.integers(0, len(font_paths())))], size)
         bbox = draw.textbbox((0, 0), text, font=font)
         text_w = bbox[2] - bbox[0]
         if text_w > big_w * 0.8:
             size = int(size * big_w * 0.8 / text_w)
-            font = _font(font_paths()[0], size)
+            font = load_font(font_paths()[0], size)
         draw.text((cx, cy), text, fill=(*ink, 255), font=font, anchor="mm")
         if number in ("6", "9") and rng.random() < 0.5:  # some printings underline 6 and 9
             w2 = size * 0.3
@@ -174,7 +174,7 @@ def _draw_joker(draw: ImageDraw.ImageDraw, rng, cx: float, cy: float, w: int) ->
 # ---------------------------------------------------------------------------- backgrounds
 
 
-def _smooth_noise(rng, h: int, w: int, cells: int) -> np.ndarray:
+def smooth_noise(rng, h: int, w: int, cells: int) -> np.ndarray:
     small = rng.random((max(2, h // cells), max(2, w // cells))).astype(np.float32)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 
@@ -186,34 +186,34 @@ def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     if kind == "wood":
         base = np.array([rng.uniform(20, 90), rng.uniform(45, 120), rng.uniform(70, 190)])
         y = np.arange(h, dtype=np.float32)[:, None]
-        warp = _smooth_noise(rng, h, w, 60) * rng.uniform(10, 40)
+        warp = smooth_noise(rng, h, w, 60) * rng.uniform(10, 40)
         freq = rng.uniform(0.05, 0.25)
-        grain = np.sin((y + warp) * freq + _smooth_noise(rng, h, w, 8) * 3) * 0.5 + 0.5
+        grain = np.sin((y + warp) * freq + smooth_noise(rng, h, w, 8) * 3) * 0.5 + 0.5
         grain = np.broadcast_to(grain, (h, w))
         tex = (grain * rng.uniform(0.15, 0.4) + 0.8)[..., None] * base[None, None, :]
         if rng.random() < 0.5:
             tex = np.rot90(tex).copy()
             tex = cv2.resize(tex, (w, h))
     elif kind == "cloth":
-        tex = base[None, None, :] * (0.85 + 0.15 * _smooth_noise(rng, h, w, 40)[..., None])
+        tex = base[None, None, :] * (0.85 + 0.15 * smooth_noise(rng, h, w, 40)[..., None])
         tex = tex + rng.normal(0, 6, (h, w, 1))
     elif kind == "marble":
         base = np.array([rng.uniform(170, 240)] * 3) + rng.normal(0, 8, 3)
-        n = _smooth_noise(rng, h, w, 30) * 6 + _smooth_noise(rng, h, w, 5)
+        n = smooth_noise(rng, h, w, 30) * 6 + smooth_noise(rng, h, w, 5)
         veins = np.abs(np.sin(n * 3.0)) ** 0.3
         tex = base[None, None, :] * (0.75 + 0.25 * veins[..., None])
     elif kind == "paper":
         base = np.array([rng.uniform(200, 250)] * 3) + rng.normal(0, 6, 3)
         tex = base[None, None, :] + rng.normal(0, 4, (h, w, 1))
     else:
-        tex = base[None, None, :] * (0.9 + 0.1 * _smooth_noise(rng, h, w, 80)[..., None])
+        tex = base[None, None, :] * (0.9 + 0.1 * smooth_noise(rng, h, w, 80)[..., None])
     return np.clip(tex, 0, 255).astype(np.uint8)
 
 
 # --------------------------------------------------------------------------------- scenes
 
 
-def _paste(
+def paste_piece(
     scene: np.ndarray,
     ids: np.ndarray,
     tile: np.ndarray,
@@ -228,7 +228,7 @@ def _paste(
     Works on the tile's region of interest only (a full-canvas warp per tile is slow).
     """
     h, w = scene.shape[:2]
-    quad = _corners(matrix, tile.shape[1], tile.shape[0])
+    quad = piece_corners(matrix, tile.shape[1], tile.shape[0])
     margin = int(tile.shape[1] * (0.15 if side is None else 0.15 + side[0])) + 2
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - margin, 0)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + margin, [w, h])
@@ -286,14 +286,14 @@ def visible_share(ids: np.ndarray, quad: np.ndarray, index: int) -> float:
     return np.count_nonzero(inside & (ids[y0:y1, x0:x1] == index)) / total
 
 
-def _tile_matrix(tile_w: int, tile_h: int, cx: float, cy: float, angle: float) -> np.ndarray:
+def piece_matrix(tile_w: int, tile_h: int, cx: float, cy: float, angle: float) -> np.ndarray:
     matrix = cv2.getRotationMatrix2D((tile_w / 2, tile_h / 2), angle, 1.0)
     matrix[0, 2] += cx - tile_w / 2
     matrix[1, 2] += cy - tile_h / 2
     return matrix
 
 
-def _corners(matrix: np.ndarray, tile_w: int, tile_h: int) -> np.ndarray:
+def piece_corners(matrix: np.ndarray, tile_w: int, tile_h: int) -> np.ndarray:
     pts = np.array([[0, 0], [tile_w, 0], [tile_w, tile_h], [0, tile_h]], np.float32)
     return pts @ matrix[:, :2].T + matrix[:, 2]
 
@@ -331,7 +331,7 @@ def layout(rng: np.random.Generator, h: int, w: int) -> list[tuple[float, float,
                 placed.append((cx, cy, angle + rng.normal(0, 1.5), tile_w))
                 col += tile_w + gap + abs(rng.normal(0, tile_w * 0.02))
     for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.4 else 0):
-        placed += _pile(rng, h, w, tile_w)
+        placed += heap_layout(rng, h, w, tile_w)
     n_loose = int(rng.integers(0, 25)) if placed else int(rng.integers(1, 30))
     for _ in range(n_loose):
         size = tile_w if rng.random() < 0.7 else int(tile_w * rng.uniform(1.0, 2.0))
@@ -340,7 +340,7 @@ def layout(rng: np.random.Generator, h: int, w: int) -> list[tuple[float, float,
     return placed
 
 
-def _pile(
+def heap_layout(
     rng: np.random.Generator, h: int, w: int, tile_w: int
 ) -> list[tuple[float, float, float, int]]:
     """A crowded heap of tiles at many angles, touching and slightly overlapping (the pool
@@ -374,15 +374,15 @@ def lay_tiles(
         label = random_label(rng, max_number=max_number)
         face = draw_face(rng, label, tile_w)
         th, tw = face.shape[:2]
-        matrix = _tile_matrix(tw, th, cx + pad, cy + pad, angle)
-        quad = _corners(matrix, tw, th)
+        matrix = piece_matrix(tw, th, cx + pad, cy + pad, angle)
+        quad = piece_corners(matrix, tw, th)
         poly = np.zeros_like(taken)
         cv2.fillConvexPoly(poly, quad.astype(np.int32), 1)
         area = max(1, int(poly.sum()))
         if (poly & taken).sum() > 0.25 * area:  # mostly on top of another tile: skip it
             continue
         taken |= poly
-        _paste(scene, ids, face, matrix, len(tiles))
+        paste_piece(scene, ids, face, matrix, len(tiles))
         tiles.append(PlacedTile(label, quad))
     return tiles
 
@@ -568,9 +568,9 @@ def render_test_layout(
             th, tw = face.shape[:2]
             cx = margin + c * (tile_w + gap) + tw / 2
             cy = margin + r * int(tile_h * 1.5) + th / 2
-            matrix = _tile_matrix(tw, th, cx, cy, 0.0)
-            _paste(scene, ids, face, matrix, len(labels))
-            quad = _corners(matrix, tw, th)
+            matrix = piece_matrix(tw, th, cx, cy, 0.0)
+            paste_piece(scene, ids, face, matrix, len(labels))
+            quad = piece_corners(matrix, tw, th)
             labels.append((label, [*map(float, quad.min(axis=0)), *map(float, quad.max(axis=0))]))
     return scene, labels
 

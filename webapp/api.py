@@ -76,7 +76,7 @@ def _not_found(error: matches.NotFound) -> tuple[Response, int]:
     return jsonify(error_json(error, bounds.clip)), 404
 
 
-def _json_object() -> dict[str, Any]:
+def json_object() -> dict[str, Any]:
     """The JSON object sent, within ``webapp.bounds`` (checked before it is parsed in full)."""
     if not request.is_json:
         raise ApiError(lazy_gettext("send a JSON object with Content-Type: application/json"), 400)
@@ -109,7 +109,7 @@ def _sent() -> str:
     )
 
 
-def _answer(answer: Answer, body: Any = None) -> tuple[Response, int]:
+def answer_response(answer: Answer, body: Any = None) -> tuple[Response, int]:
     response = jsonify(answer.body if body is None else body)
     if answer.replayed:
         response.headers[idempotency.REPLAYED_HEADER] = "true"
@@ -124,7 +124,7 @@ def _field(body: dict[str, Any], name: str, default: Any = ...) -> Any:
     return default
 
 
-def _pieces_list(value: Any, what: Any) -> list[str]:
+def pieces_list(value: Any, what: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
         raise ApiError(
             lazy_gettext("%(what)s must be a list of piece names like red-7, 3-8 or QH", what=what),
@@ -205,14 +205,14 @@ def photo(photo_id: str) -> Response:
 
 @bp.post("/check")
 def check() -> Response:
-    body = _json_object()
+    body = json_object()
     melds = _field(body, "melds")
     if not isinstance(melds, list):
         raise ApiError(
             lazy_gettext("melds must be a list of melds, each a list of piece names"), 400
         )
     bounds.check_pieces(sum(len(m) if isinstance(m, list) else 1 for m in melds), len(melds))
-    melds = [_pieces_list(meld, lazy_gettext("each meld")) for meld in melds]
+    melds = [pieces_list(meld, lazy_gettext("each meld")) for meld in melds]
     opening = _field(body, "opening", False)
     if not isinstance(opening, bool):
         raise ApiError(lazy_gettext("opening must be true or false"), 400)
@@ -223,8 +223,8 @@ def check() -> Response:
 
 @bp.post("/table")
 def table() -> Response:
-    body = _json_object()
-    pieces = _pieces_list(_field(body, "pieces"), lazy_gettext("pieces"))
+    body = json_object()
+    pieces = pieces_list(_field(body, "pieces"), lazy_gettext("pieces"))
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
     return jsonify(localise_answer(scorer_api.table(body["game"], body.get("options"), pieces)))
 
@@ -237,7 +237,7 @@ HINT_BUDGET_S = 0.5
 def hint() -> Response:
     """The best move for ``position``; within the app's ``HINT_BUDGET_S`` (default 0.5 s) it is
     the best found so far, with ``"exact": false`` and a note, when the search ran past it."""
-    body = _json_object()
+    body = json_object()
     position = _bounded(_field(body, "position"))
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
     budget = current_app.config.get("HINT_BUDGET_S", HINT_BUDGET_S)
@@ -248,7 +248,7 @@ def hint() -> Response:
 
 @bp.post("/score")
 def score() -> Response:
-    body = _json_object()
+    body = json_object()
     hand = _bounded(_field(body, "hand"))
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
     return jsonify(localise_answer(matches.score_hand(body["game"], body.get("options"), hand)))
@@ -263,7 +263,7 @@ def catalogue() -> Response:
 @bp.post("/pieces")
 def pieces() -> Response:
     """Every valid piece of a game's set, in picker order, and which recogniser reads them."""
-    body = _json_object()
+    body = json_object()
     rules = matches.load_rules(_field(body, "game"), _field(body, "options", None))
     return jsonify({"pieces": matches.piece_names(rules), "kind": matches.recogniser_kind(rules)})
 
@@ -277,7 +277,7 @@ def _links(game_id: str, edit_token: str) -> dict[str, str]:
 
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
-    body = _json_object()
+    body = json_object()
     key = idempotency.header_key()
     tokens: list[str] = []
 
@@ -299,7 +299,7 @@ def create_game() -> tuple[Response, int]:
     result = dict(answer.body or {})
     result["edit_token"] = token
     result["links"] = _links(result["id"], token)
-    return _answer(answer, result)
+    return answer_response(answer, result)
 
 
 @bp.get("/games/<game_id>")
@@ -331,12 +331,12 @@ def _edit(
         outcome = change(session, record)
         return Answer(status, {name: outcome, "game": matches.game_json(record)})
 
-    return _answer(idempotency.run(key, _sent(), work))
+    return answer_response(idempotency.run(key, _sent(), work))
 
 
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id: str) -> tuple[Response, int]:
-    body = _json_object()
+    body = json_object()
     hand = _bounded(body.get("hand", body))
 
     def change(session: Any, record: Game) -> Any:
@@ -347,7 +347,7 @@ def add_hand(game_id: str) -> tuple[Response, int]:
 
 @bp.put("/games/<game_id>/hands/<int:number>")
 def edit_hand(game_id: str, number: int) -> tuple[Response, int]:
-    body = _json_object()
+    body = json_object()
     hand = _bounded(body.get("hand", body))
 
     def change(session: Any, record: Game) -> Any:

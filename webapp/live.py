@@ -38,7 +38,7 @@ from werkzeug.wsgi import ClosingIterator
 
 from scorer.errors import MeldcamError
 from webapp import bounds, events, idempotency, matches, pages, seats
-from webapp.api import ApiError, _answer, _json_object, _pieces_list
+from webapp.api import ApiError, answer_response, json_object, pieces_list
 from webapp.db import reading, transaction
 from webapp.i18n import error_json, lazy_gettext, localise
 from webapp.idempotency import Answer
@@ -139,8 +139,8 @@ def _seat_of_request(db: Session, record: Any) -> int:
 @bp.put("/api/games/<game_id>/racks/<int:seat>")
 def send_rack(game_id: str, seat: int) -> Any:
     """A seat's phone sends its own rack for the hand being scored (replacing what it sent)."""
-    body = _json_object()
-    pieces = _pieces_list(body.get("pieces"), "pieces")
+    body = json_object()
+    pieces = pieces_list(body.get("pieces"), "pieces")
     board = body.get("board")
     token = request.headers.get(SEAT_HEADER, "")
     sent = idempotency.fingerprint(getattr(g, "raw_body", b""), token)
@@ -152,7 +152,7 @@ def send_rack(game_id: str, seat: int) -> Any:
             raise seats.SeatRefused(lazy_gettext("a seat link sends only its own seat's rack"))
         return Answer(200, seats.send_rack(db, record, seat, body.get("hand"), pieces, board))
 
-    return _answer(idempotency.run(idempotency.header_key(), sent, work))
+    return answer_response(idempotency.run(idempotency.header_key(), sent, work))
 
 
 def _host_only(record: Any) -> None:
@@ -191,7 +191,7 @@ def revoke_api(game_id: str, seat: int) -> Any:
         return Answer(200, {"seat": seat, "link": link})
 
     sent = idempotency.fingerprint(b"", request.headers.get("X-Edit-Token", ""))
-    return _answer(idempotency.run(idempotency.header_key(), sent, work))
+    return answer_response(idempotency.run(idempotency.header_key(), sent, work))
 
 
 @bp.get("/g/<game_id>/join/<token>")
@@ -204,16 +204,16 @@ def join(game_id: str, token: str) -> Response:
             raise Forbidden(seats.WRONG_LINK)
         seats.join(db, record, seat)
     seats.remember_seat(game_id, token)
-    return pages._no_store(redirect(url_for("pages.game", game_id=game_id)))
+    return pages.no_store(redirect(url_for("pages.game", game_id=game_id)))
 
 
 @bp.post("/g/<game_id>/seats/<int:seat>/revoke")
 def revoke_page(game_id: str, seat: int) -> Response:
-    pages._check_csrf()
+    pages.check_csrf()
 
     def work(db: Session, _stored_key: str | None) -> Answer:
         record = matches.get_game(db, game_id, for_update=True)
-        pages._require_edit(record)
+        pages.require_edit(record)
         seats.revoke(db, record, seat)
         return Answer(302, None, url_for("pages.game", game_id=game_id, _anchor="phones"))
 

@@ -73,7 +73,7 @@ def _template_helpers() -> dict[str, Any]:
     return {"csrf_token": csrf_token, "idempotency_key": idempotency_key}
 
 
-def _no_store(response: Any) -> Response:
+def no_store(response: Any) -> Response:
     """Pages that show, or hold in their forms, the edit rights: never kept in a cache."""
     response = make_response(response)
     response.headers["Cache-Control"] = "no-store"
@@ -81,7 +81,7 @@ def _no_store(response: Any) -> Response:
 
 
 @bp.before_request
-def _check_csrf() -> None:
+def check_csrf() -> None:
     if request.method == "POST":
         sent = request.form.get("csrf_token", "")
         expected = session.get("csrf", "")
@@ -108,7 +108,7 @@ def can_edit(record: Game) -> bool:
     return matches.token_matches(record, _edit_tokens().get(record.id))
 
 
-def _require_edit(record: Game) -> None:
+def require_edit(record: Game) -> None:
     if not can_edit(record):
         raise Forbidden(lazy_gettext("only players with the game's edit link can change it"))
 
@@ -151,7 +151,7 @@ def index() -> Response:
     page = render_template(
         "index.html", games=localised_catalogue(), error=None, form={}, mine=_my_games()
     )
-    return _no_store(page)  # its form's key must be new each time it is shown
+    return no_store(page)  # its form's key must be new each time it is shown
 
 
 @bp.post("/games")
@@ -203,7 +203,7 @@ def _start_game(chosen: Callable[[DbSession], tuple[str, dict[str, Any], list[st
     _remember_edit(game_id, token)
     if not answer.replayed:
         session["new_game"] = game_id
-    return _no_store(redirect(str(answer.location)))
+    return no_store(redirect(str(answer.location)))
 
 
 @bp.get("/g/<game_id>/edit/<token>")
@@ -213,7 +213,7 @@ def claim(game_id: str, token: str) -> Response:
         if not matches.token_matches(record, token):
             raise Forbidden(lazy_gettext("this edit link is not right: ask for it again"))
     _remember_edit(game_id, token)
-    return _no_store(redirect(url_for("pages.game", game_id=game_id)))
+    return no_store(redirect(url_for("pages.game", game_id=game_id)))
 
 
 def chart(players: list[str], running: list[dict[str, int]], target: int | None) -> dict[str, Any]:
@@ -306,7 +306,7 @@ def game(game_id: str) -> Any:
         just_created=just_created,
         live=live,
     )
-    return _no_store(page) if editable or live["seat"] else page
+    return no_store(page) if editable or live["seat"] else page
 
 
 def _page_state(record: Game) -> dict[str, Any]:
@@ -376,14 +376,14 @@ def _hand_page(
         setup["live"] = seats.hand_page_live(record)
     state = _page_state(record)
     page = render_template("hand.html", setup=setup, state=state, number=number, error=error)
-    return _no_store((page, status))
+    return no_store((page, status))
 
 
 @bp.get("/g/<game_id>/hand")
 def new_hand(game_id: str) -> Response:
     with reading() as db:
         record = matches.get_game(db, game_id)
-        _require_edit(record)
+        require_edit(record)
         return _hand_page(record, None, None, None)
 
 
@@ -391,7 +391,7 @@ def new_hand(game_id: str) -> Response:
 def edit_hand_page(game_id: str, number: int) -> Response:
     with reading() as db:
         record = matches.get_game(db, game_id)
-        _require_edit(record)
+        require_edit(record)
         saved = matches.find_hand(record, number)
         shown = saved.boards.boards if saved.boards is not None else None
         return _hand_page(record, number, saved.hand, None, shown=shown)
@@ -419,7 +419,7 @@ def _save_hand(game_id: str, number: int | None) -> Any:
 
     def work(db: DbSession, _stored_key: str | None) -> Answer:
         record = matches.get_game(db, game_id, for_update=True)
-        _require_edit(record)
+        require_edit(record)
         if number is None:
             saved = matches.add_hand(db, record, hand)
         else:
@@ -454,7 +454,7 @@ def rematch(game_id: str) -> Any:
 
     def chosen(db: DbSession) -> tuple[str, dict[str, Any], list[str]]:
         record = matches.get_game(db, game_id)
-        _require_edit(record)
+        require_edit(record)
         return record.game, dict(record.options), matches.player_names(record)
 
     try:
@@ -467,7 +467,7 @@ def rematch(game_id: str) -> Any:
 def undo(game_id: str) -> Any:
     def work(db: DbSession, _stored_key: str | None) -> Answer:
         record = matches.get_game(db, game_id, for_update=True)
-        _require_edit(record)
+        require_edit(record)
         matches.undo_last_hand(db, record)
         return Answer(302, None, url_for("pages.game", game_id=game_id))
 

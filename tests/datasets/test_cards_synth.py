@@ -15,9 +15,9 @@ from datasets.cards_synth import (
     CORNER_MIN_VISIBLE,
     FINE_BACKS,
     JOKER,
-    _index_stamp,
     all_labels,
     flat_three_fonts,
+    index_stamp,
     random_style,
     rank_fonts,
     render_back,
@@ -203,12 +203,12 @@ def test_look_3_prints_flat_topped_threes_on_half_the_decks_and_leaves_look_2_as
             assert two == three
     style = flat[0]
     plain = replace(style, flat_three=False)
-    flat_3 = np.asarray(_index_stamp(style, "3H", 200))
-    round_3 = np.asarray(_index_stamp(plain, "3H", 200))
+    flat_3 = np.asarray(index_stamp(style, "3H", 200))
+    round_3 = np.asarray(index_stamp(plain, "3H", 200))
     assert flat_3.shape != round_3.shape or np.abs(flat_3.astype(int) - round_3).mean() > 1
     # Only the 3 changes.
     assert np.array_equal(
-        np.asarray(_index_stamp(style, "5H", 200)), np.asarray(_index_stamp(plain, "5H", 200))
+        np.asarray(index_stamp(style, "5H", 200)), np.asarray(index_stamp(plain, "5H", 200))
     )
 
 

@@ -65,10 +65,10 @@ def test_camera_crop_stays_inside_the_tilted_canvas_and_scales_the_boxes():
 
 
 def test_layout_has_crowded_piles_and_diagonal_rows():
-    from datasets.tiles_synth import _pile, layout
+    from datasets.tiles_synth import heap_layout, layout
 
     rng = np.random.default_rng(3)
-    pile = _pile(rng, 750, 1000, 60)
+    pile = heap_layout(rng, 750, 1000, 60)
     assert len(pile) >= 8
     centre = np.mean([(x, y) for x, y, _a, _w in pile], axis=0)
     assert max(np.hypot(x - centre[0], y - centre[1]) for x, y, _a, _w in pile) < 60 * 6 * 1.2

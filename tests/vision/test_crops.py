@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.tiles_synth import _corners, _paste, _tile_matrix, background, render_tile
+from datasets.tiles_synth import background, paste_piece, piece_corners, piece_matrix, render_tile
 from vision.crops import CROP_SIZE, cut_crop, face_size, tile_angle
 
 
@@ -14,9 +14,9 @@ def table_with_tile(angle: float, seed: int = 1):
     rng = np.random.default_rng(seed)
     scene = background(np.random.default_rng(seed + 10), 400, 400)
     face = render_tile(rng, "blue-7", 100)
-    matrix = _tile_matrix(face.shape[1], face.shape[0], 200, 200, angle)
-    _paste(scene, np.full(scene.shape[:2], -1, np.int32), face, matrix, 0)
-    quad = _corners(matrix, face.shape[1], face.shape[0])
+    matrix = piece_matrix(face.shape[1], face.shape[0], 200, 200, angle)
+    paste_piece(scene, np.full(scene.shape[:2], -1, np.int32), face, matrix, 0)
+    quad = piece_corners(matrix, face.shape[1], face.shape[0])
     return scene, [*quad.min(axis=0), *quad.max(axis=0)]
 
 

@@ -102,7 +102,7 @@ def test_recogniser_is_cached_and_unknown_kinds_say_they_are_unavailable(tiles):
 
 def diagonal_row(labels: list[str], angle: float, tile_w: int = 100, seed: int = 5):
     """A clean photo of one touching row of tiles laid ``angle`` degrees off the photo's axes."""
-    from datasets.tiles_synth import _paste, _tile_matrix, background, render_tile
+    from datasets.tiles_synth import background, paste_piece, piece_matrix, render_tile
 
     rng = np.random.default_rng(seed)
     scene = background(np.random.default_rng(seed + 1), 900, 1000)
@@ -113,7 +113,7 @@ def diagonal_row(labels: list[str], angle: float, tile_w: int = 100, seed: int =
     for k, label in enumerate(labels):
         face = render_tile(rng, label, tile_w)
         cx, cy = start + k * step
-        _paste(scene, ids, face, _tile_matrix(face.shape[1], face.shape[0], cx, cy, angle), k)
+        paste_piece(scene, ids, face, piece_matrix(face.shape[1], face.shape[0], cx, cy, angle), k)
     return scene
 
 
