@@ -1,10 +1,10 @@
 """Benchmark the move finder against the reference, rummikub-solver (an ILP, PyPI), and against
 an earlier version of itself.
 
-Not a unit test: run ``.venv/bin/python benchmarks/bench_hints.py [--positions 500] [--seed 1]
-[--before REV]`` (needs ``pip install rummikub-solver``). ``--before REV`` loads
-``scorer/hints.py`` as it was at git revision REV (a "before" column, timed on the same
-positions in the same run). It prints
+Not a unit test: run ``.venv/bin/python -m benchmarks.bench_hints [--positions 500] [--seed 1]
+[--before REV]`` from the repository root (needs ``pip install rummikub-solver``). ``--before
+REV`` loads the move finder and its search as they were at git revision REV (a "before"
+column, timed on the same positions in the same run). It prints
 
 1. agreement on the number of tiles placed over random reachable positions (tables of 10-80
    tiles built from valid melds, racks of 1-20 from the tiles left), after the player opened;
@@ -37,16 +37,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests" / "scorer"))
+from scorer import numbertiles, tilemip
+from scorer.games import make_rules
+from scorer.hints import Position, number_tile_hint
+from scorer.numbertiles import judge_meld, rack_value, solve_number_tiles
+from scorer.pieces import COLOURS, Joker, Tile
+from scorer.sets import number_tiles
 
-from scorer import numbertiles, tilemip  # noqa: E402
-from scorer.games import make_rules  # noqa: E402
-from scorer.hints import Position, number_tile_hint  # noqa: E402
-from scorer.numbertiles import judge_meld, rack_value, solve_number_tiles  # noqa: E402
-from scorer.pieces import COLOURS, Joker, Tile  # noqa: E402
-from scorer.sets import number_tiles  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 JOKER = Joker()
 NUMBERS = 13
@@ -143,20 +141,32 @@ def joker_beyond_reference(melds, numbers: int = NUMBERS) -> bool:
 # --- the parts ----------------------------------------------------------------------------------
 
 
-def load_before(revision: str):
-    """``scorer/hints.py`` as it was at ``revision`` (the rest of ``scorer`` as it is now)."""
+def load_module_at(revision: str, path: str, name: str):
+    """The module at ``path`` as it was at git ``revision``, loaded as ``name`` (its imports
+    are of the tree as it is now)."""
     source = subprocess.run(
-        ["git", "-C", str(REPO), "show", f"{revision}:scorer/hints.py"],
+        ["git", "-C", str(REPO), "show", f"{revision}:{path}"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    spec = importlib.util.spec_from_loader("hints_before", loader=None)
+    spec = importlib.util.spec_from_loader(name, loader=None)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["hints_before"] = module  # dataclasses look their module up
-    exec(compile(source, f"{revision}:scorer/hints.py", "exec"), module.__dict__)
+    sys.modules[name] = module  # dataclasses look their module up
+    exec(compile(source, f"{revision}:{path}", "exec"), module.__dict__)
     return module
+
+
+def load_before(revision: str):
+    """``scorer/hints.py`` as it was at ``revision``, with that revision's search: in
+    ``scorer/hints.py`` itself up to fea8d04, in ``scorer/numbertiles.py`` from then on (the
+    whole hint then runs the revision's hint code on the search as it is now)."""
+    hints = load_module_at(revision, "scorer/hints.py", "hints_before")
+    if not hasattr(hints, "_Search"):
+        search = load_module_at(revision, "scorer/numbertiles.py", "numbertiles_before")
+        hints.solve_number_tiles = search.solve_number_tiles
+    return hints
 
 
 class Fallbacks:
@@ -389,8 +399,8 @@ def remino_speed(rng: random.Random, before, count: int) -> None:
 
 
 def small_limits(reference: Reference, positions: int, rng: random.Random) -> None:
-    from test_hints_properties import brute_best
-    from test_hints_properties import random_meld as small_meld
+    from tests.scorer.test_hints_properties import brute_best
+    from tests.scorer.test_hints_properties import random_meld as small_meld
 
     differs = explained = ours_wrong = program_wrong = 0
     examples = []

@@ -11,7 +11,7 @@ Bounded: every phase stops after ``--seconds`` and every process it started is s
 servers are the tests' throwaway ones (scripts/services.sh), given by URL:
 
     bash -c 'source scripts/services.sh && start_test_services && \
-        .venv/bin/python benchmarks/bench_scale.py'
+        .venv/bin/python -m benchmarks.bench_scale'
 
 The machine's load (``os.getloadavg``) is printed: other work on the same cores slows every
 figure; on 2 cores, recognition cannot scale past 2 busy workers.

@@ -1,4 +1,4 @@
-"""Speed of a recogniser on this machine: ``python benchmarks/bench_vision.py [--kind KIND]``.
+"""Speed of a recogniser on this machine: ``python -m benchmarks.bench_vision [--kind KIND]``.
 
 Prints the model load time, the median (min, max) time per photo (1600 px long side, JPEG file
 in, JSON-ready result out, model already loaded), and the time for a 4000 px phone photo.
@@ -32,8 +32,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from datasets.tiles_synth import render_scene
 

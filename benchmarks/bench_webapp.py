@@ -9,7 +9,7 @@ Two measurements per real Rummikub photo (all ``rk_*`` table photos of ``--photo
   ``POST /api/check`` (the recognised melds) and ``POST /api/table`` (all pieces), through
   Flask's test client in one process: the server's part of the same round trip.
 
-    .venv/bin/python benchmarks/bench_webapp.py [--photos DIR] [--limit N] [--no-browser]
+    .venv/bin/python -m benchmarks.bench_webapp [--photos DIR] [--limit N] [--no-browser]
 
 The recogniser is ``vision.api.get_recogniser("tiles")`` (the shipped ONNX models); without it
 the benchmark stops, unless ``--stand-in`` asks for a stand-in that answers the photo's labels
@@ -32,10 +32,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from webapp import create_app
 
-from webapp import create_app  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 PLACES = (ROOT.parent / "shared/realdata/dev", Path("/work/shared/realdata/dev"))
 DEFAULT_PHOTOS = next((p for p in PLACES if p.is_dir()), PLACES[0])

@@ -1,20 +1,16 @@
 """Card close-ups: 24 rendered hands (3-10 cards; fan, overlapped row, laid apart; cards 100-200
 px wide; seeds 1000-1023, never the tests' seeds) read by the shipped card recogniser.
 
-``python benchmarks/cards_closeups.py`` prints label precision, recall, F1 and hands read
+``python -m benchmarks.cards_closeups`` prints label precision, recall, F1 and hands read
 exactly. Used with the synthetic validation scenes to choose the card settings
 (models/cards.md).
 """
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from datasets.cards_synth import render_test_layout
 from vision.api import get_recogniser

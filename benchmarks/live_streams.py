@@ -1,7 +1,7 @@
 """Issue 27's load figure: 20 games, 60 open event streams, and other requests still answered
 quickly, against a real ``meldcam serve`` (waitress, a subprocess, loopback only).
 
-    .venv/bin/python benchmarks/live_streams.py [--games 20] [--streams 60] [--seconds 30]
+    .venv/bin/python -m benchmarks.live_streams [--games 20] [--streams 60] [--seconds 30]
         [--threads 4] [--json out.json]
 
 1. Start ``meldcam serve`` on 127.0.0.1 (a fresh instance folder, SQLite), make ``--games``

@@ -1,4 +1,4 @@
-"""The tile reader on sets it has never seen: ``python benchmarks/tiles_generalisation.py``.
+"""The tile reader on sets it has never seen: ``python -m benchmarks.tiles_generalisation``.
 
 Prints one row per set of scenes (F1 of the label multiset per photo, photos read exactly,
 precision of the pieces flagged sure and their share, seconds per photo), as ``meldcam eval``:
@@ -28,12 +28,9 @@ shown not scored") leaves such readings out, right or wrong, as PASCAL VOC leave
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from datasets.realdata import realdata_dir
 from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES

@@ -1,6 +1,6 @@
 """Issue 21's figures, re-measured against a real ``meldcam serve`` (waitress, a subprocess).
 
-    .venv/bin/python benchmarks/web_hostile.py [--skip-photos] [--skip-crash] [--crashes 5]
+    .venv/bin/python -m benchmarks.web_hostile [--skip-photos] [--skip-crash] [--crashes 5]
 
 1. Hostile mix: deeply nested JSON on every JSON route and the hand form, 2.9 MB of melds,
    a 2-million-piece meld, an 8 MB piece name, formula and look-alike names, 300 new games,
