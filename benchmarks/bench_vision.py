@@ -27,7 +27,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -37,8 +36,6 @@ from datasets.tiles_synth import render_scene
 
 CARDS_PER_PHOTO = (10, 30)
 DOMINO_ROWS, DOMINOES_PER_ROW = 4, 5
-# A photo: (BGR image, the true labels) from a seed and a long side in pixels.
-Renderer = Callable[[int, int], tuple[np.ndarray, list[str]]]
 
 
 def photos(folder: Path, count: int, size: tuple[int, int], seed: int) -> list[tuple[Path, int]]:

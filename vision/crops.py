@@ -149,10 +149,3 @@ def read_views(session, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray
     first, second = session.run(None, {"crops": to_tensor(crops, half_turns=True)})
     n = len(crops)
     return np.stack([first[:n], first[n:]]), np.stack([second[:n], second[n:]])
-
-
-def read_half_turns(session, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """A two-headed reader's outputs for ``crops``, each averaged with the reading of its crop
-    turned half a turn."""
-    first, second = read_views(session, crops)
-    return (first[0] + first[1]) / 2, (second[0] + second[1]) / 2

@@ -43,7 +43,6 @@ def split_tile_label(label: str) -> tuple[int, int]:
 # The classifier has one more value class than there are tile values: "none" (not a tile face:
 # a detector false positive such as a tile's back, a rack, the box). It is never reported.
 CLASSIFIER_VALUES: tuple[str, ...] = (*TILE_VALUES, "none")
-NONE_INDEX = len(CLASSIFIER_VALUES) - 1
 
 
 # Dominoes: labels "a-b" with a <= b, halves 0..12. The reader has two heads: the smaller half

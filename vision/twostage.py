@@ -61,7 +61,7 @@ class DetectorPasses:
             detections += self._tiled(bgr, conf, iou, tile_side)
         if zoom_out is None and tile_side is None:
             return detections
-        return _suppress(detections, conf, iou)
+        return suppress_overlaps(detections, conf, iou)
 
     def _zoomed_out(self, bgr: np.ndarray, conf: float, iou: float, zoom_out: float):
         h, w = bgr.shape[:2]
@@ -94,8 +94,8 @@ class DetectorPasses:
         if max(height, width) <= tile:  # the whole-photo pass already saw it at this size
             return []
         found = []
-        for y in _tile_starts(height, tile):
-            for x in _tile_starts(width, tile):
+        for y in tile_starts(height, tile):
+            for x in tile_starts(width, tile):
                 part = image[y : y + tile, x : x + tile]
                 for d in self.detector.detect(part, conf=conf, iou=iou):
                     x1, y1, x2, y2 = d.box
@@ -273,7 +273,7 @@ def _shared(a, b) -> float:
     return w * h / max(smaller, 1e-9)
 
 
-def _tile_starts(length: int, tile: int) -> list[int]:
+def tile_starts(length: int, tile: int) -> list[int]:
     """Starts of tiles of ``tile`` px covering ``length`` px, overlapping by at least a quarter."""
     if length <= tile:
         return [0]
@@ -290,7 +290,7 @@ def moved_rotated(rotated, dx: float, dy: float, scale: float = 1.0):
     return ((cx + dx) / scale, (cy + dy) / scale), (w / scale, h / scale), angle
 
 
-def _suppress(detections: list[Detection], conf: float, iou: float) -> list[Detection]:
+def suppress_overlaps(detections: list[Detection], conf: float, iou: float) -> list[Detection]:
     """Non-maximum suppression over detections from several passes (rotated NMS when every
     detection has a rotated box)."""
     if not detections:

@@ -9,13 +9,13 @@ import pytest
 
 from vision import twostage
 from vision.detector import Detection
-from vision.twostage import Looks, _tile_starts, read_boxes
+from vision.twostage import Looks, read_boxes, tile_starts
 
 
 @pytest.mark.parametrize("length", [640, 641, 1000, 1067, 1600, 2399])
 def test_tiles_cover_the_photo_and_overlap_by_a_quarter(length):
     tile = 640
-    starts = _tile_starts(length, tile)
+    starts = tile_starts(length, tile)
     assert starts[0] == 0
     assert starts[-1] + tile == max(length, tile)
     for a, b in itertools.pairwise(starts):
@@ -23,7 +23,7 @@ def test_tiles_cover_the_photo_and_overlap_by_a_quarter(length):
 
 
 def test_a_photo_smaller_than_a_tile_is_one_tile():
-    assert _tile_starts(300, 640) == [0]
+    assert tile_starts(300, 640) == [0]
 
 
 class _Reader:
@@ -140,10 +140,10 @@ def test_passes_merge_by_rotated_overlap_when_every_box_is_rotated():
     first = rotated_detection(100, 100, 60, 30, 45, 0.9)
     neighbour = rotated_detection(100 - 21.2, 100 + 21.2, 60, 30, 45, 0.8)
     again = rotated_detection(101, 99, 58, 31, 44, 0.7)
-    kept = twostage._suppress([first, neighbour, again], conf=0.25, iou=0.25)
+    kept = twostage.suppress_overlaps([first, neighbour, again], conf=0.25, iou=0.25)
     assert kept == [first, neighbour]
     axis_only = [Detection(d.box, d.score, 0) for d in (first, neighbour, again)]
-    assert len(twostage._suppress(axis_only, conf=0.25, iou=0.25)) == 1
+    assert len(twostage.suppress_overlaps(axis_only, conf=0.25, iou=0.25)) == 1
 
 
 def test_a_rotated_box_follows_its_pass_back_to_the_photo():

@@ -325,15 +325,14 @@ def test_meldcam_serve_starts_waitress_and_prints_the_url(tmp_path: Path):
 def test_serve_reports_a_busy_port(tmp_path: Path, monkeypatch):
     import socket
 
-    from webapp import cli
+    from meldcam.cli import main
 
     monkeypatch.setenv("MELDCAM_INSTANCE_PATH", str(tmp_path))
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        args = type("Args", (), {"host": "127.0.0.1", "port": port, "threads": 1})()
-        assert cli._serve(args) == 2
+        assert main(["serve", "--port", str(port), "--threads", "1"]) == 2
 
 
 @pytest.mark.parametrize(
