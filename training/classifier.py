@@ -157,9 +157,9 @@ def augment(crop: np.ndarray, rng: np.random.Generator, spec: ReaderSpec = TILE_
         borderMode=cv2.BORDER_REFLECT,
     )
     if rng.random() < 0.25:  # perspective: a photo taken at a slant
-        out = _perspective(out, rng)
+        out = random_perspective(out, rng)
     if rng.random() < 0.2:  # partly covered by a neighbour's edge, a finger, the photo's edge
-        out = _occlude_edge(out, rng)
+        out = occlude_edge(out, rng)
     if spec.hue_shift and rng.random() < 0.5:  # other sets' colours: pips, bodies, inks
         out = _shift_hue(out, rng)
     out = out.astype(np.float32)
@@ -187,7 +187,7 @@ def _shift_hue(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.ascontiguousarray(out)
 
 
-def _perspective(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def random_perspective(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The crop seen at a slant: each corner moved by up to 7 % of the side."""
     n = crop.shape[0]
     src = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
@@ -196,7 +196,7 @@ def _perspective(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.warpPerspective(crop, matrix, (n, n), borderMode=cv2.BORDER_REFLECT)
 
 
-def _occlude_edge(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def occlude_edge(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A strip along one side (up to 22 % of the crop) covered by a flat or noisy patch: the face
     stays readable, as the labels only mark tiles whose face is mostly visible."""
     out = crop.copy()

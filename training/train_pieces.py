@@ -43,11 +43,11 @@ from training.recipes import (
     train_rounds,
 )
 from training.train_tiles import (
-    _train_and_export,
     build_detector_dataset,
     generate,
     rotated_round,
     synth_items,
+    train_and_export,
     write_data_yaml,
 )
 from vision import cards
@@ -293,7 +293,7 @@ def _run_detector(
 ) -> None:
     """One detector run of ``recipe`` (its sizes and ONNX name; ``imgsz`` overrides both, for
     the smoke run), resumed from and written to ``work/runs/<run>``."""
-    _train_and_export(
+    train_and_export(
         run.replace("_", " "),
         work / "runs" / run,
         start_from,

@@ -61,7 +61,7 @@ WORK = GENERATED / "tiles"
 # ------------------------------------------------------------------------------- generate
 
 
-def _renderer(name: str):
+def scene_renderer(name: str):
     """A scene renderer ``seed -> (BGR image, [(label, box), ...])`` named "module:function",
     or "module:function@ARG" for ``function(seed, ARG)``."""
     import importlib
@@ -81,7 +81,7 @@ def _render_one(job: tuple[int, str, str]) -> int:
     image_path = Path(stem + ".jpg")
     if image_path.exists() and Path(stem + ".json").exists():
         return 0
-    img, labels, *quads = _renderer(renderer)(seed)
+    img, labels, *quads = scene_renderer(renderer)(seed)
     cv2.imwrite(str(image_path), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
     meta = {"seed": seed, "size": [img.shape[1], img.shape[0]], "pieces": labels}
     if quads:  # a rotated-box renderer: each piece's corners too
@@ -191,7 +191,7 @@ def write_data_yaml(root: Path, class_name: str) -> Path:
     return data_yaml
 
 
-def _train_and_export(
+def train_and_export(
     tag: str,
     run_dir: Path,
     start_from: str,
@@ -268,7 +268,7 @@ def train_detector(
     """Train at ``imgsz``; export at ``export_imgsz`` (larger reads small tiles better: 512 was
     chosen on the trained-on real photos, never on the held-out ones)."""
     data_yaml = build_detector_dataset(work, real_items(), real_copies=3)
-    _train_and_export(
+    train_and_export(
         "detector",
         work / "runs" / "detector",
         "yolo26n.yaml",
@@ -298,7 +298,7 @@ def finetune_detector(
     data_yaml = build_detector_dataset(
         work, real_items(), real_copies=3, synth=R3_SYNTH, name="det_r3"
     )
-    _train_and_export(
+    train_and_export(
         "detector r3",
         work / "runs" / "detector_r3",
         str(work / "runs" / "detector" / "weights" / "best.pt"),
@@ -400,7 +400,7 @@ def train_obb_detector(
     ``tile_detector.onnx``. Rotated boxes do not overlap along diagonal rows and in piles,
     where axis-aligned ones cover half their neighbours."""
     data_yaml = build_obb_dataset(work, real_items(), real_copies=3)
-    _train_and_export(
+    train_and_export(
         "detector obb",
         work / "runs" / "detector_obb",
         "yolo26n-obb.yaml",
@@ -457,7 +457,7 @@ def train_rack_detector(
     data_yaml = build_obb_dataset(
         work, real_items(), real_copies=3, name="det_r5", synths=(LOOK2_SYNTH, OBB_SYNTH)
     )
-    _train_and_export(
+    train_and_export(
         "detector r5",
         work / "runs" / "detector_r5",
         str(work / "runs" / "detector_obb" / "weights" / "best.pt"),

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from training.classifier import _occlude_edge, _perspective, augment
+from training.classifier import augment, occlude_edge, random_perspective
 from vision.crops import CROP_SIZE, STORE_SIZE
 
 
 def test_edge_occlusion_covers_one_side_strip_and_leaves_the_face_centre():
     crop = np.full((CROP_SIZE, CROP_SIZE, 3), 200, np.uint8)
     for seed in range(30):
-        out = _occlude_edge(crop, np.random.default_rng(seed))
+        out = occlude_edge(crop, np.random.default_rng(seed))
         changed = (out != crop).any(axis=2)
         assert changed.any()
         assert not changed[16:-16, 16:-16].any()  # the middle, where the number is, stays
@@ -21,7 +21,7 @@ def test_edge_occlusion_covers_one_side_strip_and_leaves_the_face_centre():
 def test_perspective_keeps_the_crop_size_and_moves_pixels_only_a_little():
     yy, xx = np.mgrid[0:CROP_SIZE, 0:CROP_SIZE]
     crop = np.dstack([xx * 4, yy * 4, np.zeros_like(xx)]).astype(np.uint8)
-    out = _perspective(crop, np.random.default_rng(3))
+    out = random_perspective(crop, np.random.default_rng(3))
     assert out.shape == crop.shape and out.dtype == np.uint8
     centre = CROP_SIZE // 2
     # The centre pixel comes from within 7 % of the side of where it was.

@@ -14,8 +14,8 @@ from training.train_tiles import (
     HELD_OUT_SETS,
     LOOK2_RENDERER,
     LOOK2_SYNTH,
-    _renderer,
     look2_sets,
+    scene_renderer,
 )
 
 
@@ -38,7 +38,7 @@ def test_another_printing_left_out_gets_folders_and_scenes_of_its_own():
         assert scene.printing != left_out
     # "module:function@ARG" names function(seed, ARG), as the generator's worker processes call it
     _folder, renderer = list(folders.items())[1]
-    image, labels, _quads = _renderer(renderer)(5)
+    image, labels, _quads = scene_renderer(renderer)(5)
     expected = render_held_out_printing_scene(5, left_out)
     assert np.array_equal(image, expected[0]) and labels == expected[1]
     assert render_look2_detailed(5, *leave_out_sets(left_out)["held_out_printing"]).printing == (
