@@ -6,12 +6,16 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from PIL import Image
 
+from vision.jobs import QUEUE_NAME
 from webapp import create_app
 
 from .test_nodes import redis_server
@@ -31,18 +35,58 @@ def _app(tmp_path: Path, redis_url: str) -> Flask:
     )
 
 
-@pytest.mark.parametrize("reachable", [True, False])
-def test_no_worker_or_no_redis_is_a_503_with_a_message(tmp_path: Path, reachable: bool):
-    url = redis_server() if reachable else "redis://127.0.0.1:1/0"
-    client = _app(tmp_path, url).test_client()
-    response = client.post(
+def _redis_database(number: int) -> str:
+    """The test Redis server (``redis://HOST:PORT/0``), database ``number``: apart from
+    test_nodes' workers, which use 0."""
+    server, _ = redis_server().rsplit("/", 1)
+    return f"{server}/{number}"
+
+
+def _post_photo(app: Flask) -> Any:
+    return app.test_client().post(
         "/api/recognise",
         data={"kind": "tiles", "photo": (io.BytesIO(_photo()), "p.jpg")},
         content_type="multipart/form-data",
     )
+
+
+@pytest.mark.parametrize("reachable", [True, False])
+def test_no_worker_or_no_redis_is_a_503_with_a_message(tmp_path: Path, reachable: bool):
+    url = _redis_database(2) if reachable else "redis://127.0.0.1:1/0"
+    response = _post_photo(_app(tmp_path, url))
     assert response.status_code == 503
     assert "photo reader" in response.json["error"]
     assert response.headers["Retry-After"]
+
+
+@pytest.fixture
+def idle_worker() -> Iterator[str]:
+    """A worker registered on the queue that never takes a job (as one that hangs)."""
+    from redis import Redis
+    from rq import Queue, Worker
+
+    url = _redis_database(3)
+    connection = Redis.from_url(url)
+    worker = Worker([Queue(QUEUE_NAME, connection=connection)], connection=connection)
+    worker.register_birth()
+    yield url
+    worker.register_death()
+    Queue(QUEUE_NAME, connection=connection).empty()
+    connection.close()
+
+
+def test_a_full_queue_is_a_503(tmp_path: Path, idle_worker: str):
+    app = _app(tmp_path, idle_worker)
+    app.extensions["meldcam_recognise_queue"].limit = 0
+    response = _post_photo(app)
+    assert response.status_code == 503 and "busy" in response.json["error"]
+
+
+def test_no_answer_in_time_is_a_503(tmp_path: Path, idle_worker: str):
+    started = time.monotonic()
+    response = _post_photo(_app(tmp_path, idle_worker))  # RECOGNISE_WAIT_S = 2
+    assert response.status_code == 503 and "in time" in response.json["error"]
+    assert time.monotonic() - started < 10
 
 
 def test_the_worker_side_imports_no_flask():
