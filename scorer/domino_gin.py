@@ -37,9 +37,19 @@ from scorer.game import (
     judge_opening,
 )
 from scorer.hands import read_holdings, read_pieces, read_player, read_players
+from scorer.messages import Message, say, say_n
+from scorer.messages import names as listed
 from scorer.options import OptionSpec
 from scorer.pieces import Domino, Piece, parse_domino
-from scorer.sets import DOMINO_SETS, check_available, dominoes
+from scorer.sets import (
+    DOMINO_SETS,
+    IN_THE_TWO_HANDS,
+    IN_THESE_MELDS,
+    IN_THIS_MELD,
+    ON_THE_TABLE,
+    check_available,
+    dominoes,
+)
 
 GAME = "domino-gin"
 SETS: tuple[str, ...] = ("double-six", "double-nine")
@@ -116,18 +126,25 @@ def classify(tiles: Sequence[Domino]) -> Meld | None:
     return None
 
 
-def meld_reason(tiles: Sequence[Domino]) -> str:
+def meld_reason(tiles: Sequence[Domino]) -> Message:
     """Why these tiles are no Domino Gin meld, in a player's words."""
     if len(tiles) < MIN_MELD:
-        return f"a meld needs at least 4 tiles; this one has {len(tiles)}"
+        return say(
+            "meld.too-short-4",
+            "a meld needs at least 4 tiles; this one has {size}",
+            size=len(tiles),
+        )
     repeated = [t for t, n in Counter(tiles).items() if n > 1]
     if repeated:
-        return f"a meld cannot use {repeated[0].name} twice"
+        return say("meld.twice", "a meld cannot use {tile} twice", tile=repeated[0].name)
     if all(t.is_double for t in tiles):
         halves = sorted(t.low for t in tiles)
         gaps = [h for h in range(halves[0], halves[-1] + 1) if h not in halves]
-        missing = ", ".join(f"{h}-{h}" for h in gaps)
-        return f"doubles must be consecutive: {missing} missing"
+        return say(
+            "doubles.gap",
+            "doubles must be consecutive: {tiles} missing",
+            tiles=listed(f"{h}-{h}" for h in gaps),
+        )
     common = {tiles[0].low, tiles[0].high}
     for tile in tiles[1:]:
         common &= {tile.low, tile.high}
@@ -135,15 +152,22 @@ def meld_reason(tiles: Sequence[Domino]) -> str:
         suit = min(common)
         positions = sorted(t.other_half(suit) for t in tiles)
         gaps = [p for p in range(positions[0], positions[-1] + 1) if p not in positions]
-        missing = ", ".join(Domino(suit, p).name for p in gaps)
-        return f"a sequence of {suit}s needs consecutive tiles: {missing} missing"
+        return say(
+            "sequence.gap",
+            "a sequence of {suit}s needs consecutive tiles: {tiles} missing",
+            suit=suit,
+            tiles=listed(Domino(suit, p).name for p in gaps),
+        )
     if all(t.pips == 6 for t in tiles):
-        return "the group of 6 is exactly 0-6, 1-5, 2-4 and 3-3"
+        return say("group6.exact", "the group of 6 is exactly 0-6, 1-5, 2-4 and 3-3")
     first = tiles[0]
     other = next((t for t in tiles[1:] if not {first.low, first.high} & {t.low, t.high}), tiles[1])
-    return (
-        f"{first.name} and {other.name} share no half (a sequence needs one on every tile), "
-        "and not all are doubles or the group of 6"
+    return say(
+        "meld.no-shared-half",
+        "{a} and {b} share no half (a sequence needs one on every tile), and not all are doubles "
+        "or the group of 6",
+        a=first.name,
+        b=other.name,
     )
 
 
@@ -314,17 +338,22 @@ class DominoGinRules:
     def parse(self, text: str) -> Piece:
         return parse_domino(text, max_pip=self.top)
 
-    def _dominoes(self, pieces: Sequence[Piece], where: str) -> list[Domino]:
+    def _dominoes(self, pieces: Sequence[Piece], where: Message) -> list[Domino]:
         for piece in pieces:
             if not isinstance(piece, Domino):
                 raise PieceError(
-                    f"{piece.name} is not a domino: Domino Gin is played with dominoes"
+                    say(
+                        "piece.not-a-domino",
+                        "{piece} is not a domino: {game} is played with dominoes",
+                        piece=piece.name,
+                        game=GAME_TYPE.title,
+                    )
                 )
         check_available(pieces, self.universe, where)
         return list(pieces)  # type: ignore[arg-type]
 
     def check_meld(self, pieces: Sequence[Piece]) -> MeldVerdict:
-        tiles = self._dominoes(pieces, "in this meld")
+        tiles = self._dominoes(pieces, IN_THIS_MELD)
         meld = classify(tiles)
         if meld is None:
             return MeldVerdict(tuple(tiles), False, reason=meld_reason(tiles))
@@ -332,44 +361,73 @@ class DominoGinRules:
 
     def check_opening(self, melds: Sequence[Sequence[Piece]]) -> OpeningVerdict:
         """Domino Gin has no opening threshold: the melds' total value, threshold 0."""
-        self._dominoes([p for meld in melds for p in meld], "in these melds")
+        self._dominoes([p for meld in melds for p in meld], IN_THESE_MELDS)
         return judge_opening([self.check_meld(meld) for meld in melds])
 
     def arrange_table(self, pieces: Sequence[Piece]) -> TableVerdict:
-        tiles = self._dominoes(pieces, "on the table")
+        tiles = self._dominoes(pieces, ON_THE_TABLE)
         if not tiles:
             return TableVerdict(True, ())
         for arrangement in arrangements(tiles):
             if not deadwood_of(tiles, arrangement):
                 return TableVerdict(True, tuple(meld.tiles for meld in arrangement))
         value, arrangement = best_deadwood(tiles)
-        left = ", ".join(t.name for t in deadwood_of(tiles, arrangement))
-        return TableVerdict(False, None, f"{left} fit in no meld (deadwood {value} at best)")
+        left = deadwood_of(tiles, arrangement)
+        reason = say_n(
+            "table.deadwood",
+            "{tiles} fit in no meld (deadwood {value} at best)",
+            "{tiles} fit in no meld (deadwood {value} at best)",
+            "count",
+            tiles=listed(t.name for t in left),
+            value=value,
+            count=len(left),
+        )
+        return TableVerdict(False, None, reason)
 
     def score_hand(self, hand: Mapping[str, Any]) -> HandScore:
         players = read_players(hand, GAME_TYPE.title, *GAME_TYPE.players)
         knocker = str(read_player(hand, "knocker", players))
         opponent = players[1] if knocker == players[0] else players[0]
         size = GAME_TYPE.hand_sizes[len(players)]
-        hands_in = read_holdings(hand, "hands", players, f"the {size} tiles laid down")
+        laid = say("hand.tiles-laid-down", "the {size} tiles laid down", size=size)
+        hands_in = read_holdings(hand, "hands", players, laid)
         hands: dict[str, list[Domino]] = {}
         for name in players:
             names = hands_in.get(name)
             if names is None:
-                raise HandError(f"{name} has no hand: list the {size} tiles laid down")
-            tiles = read_pieces(names, f"{name}'s hand", self.parse)
+                raise HandError(
+                    say(
+                        "hand.no-hand-dominoes",
+                        "{name} has no hand: list the {size} tiles laid down",
+                        name=name,
+                        size=size,
+                    )
+                )
+            tiles = read_pieces(names, say("hand.hand-of", "{name}'s hand", name=name), self.parse)
             if len(tiles) != size:
                 raise HandError(
-                    f"{name} lays down {len(tiles)} tiles; a Domino Gin hand after the discard "
-                    f"has {size}"
+                    say(
+                        "hand.size-dominoes",
+                        "{name} lays down {count} tiles; a Domino Gin hand after the discard has "
+                        "{size}",
+                        name=name,
+                        count=len(tiles),
+                        size=size,
+                    )
                 )
             hands[name] = tiles  # type: ignore[assignment]
-        self._dominoes(hands[knocker] + hands[opponent], "in the two hands")
+        self._dominoes(hands[knocker] + hands[opponent], IN_THE_TWO_HANDS)
 
         knocker_hand = tuple(sorted(hands[knocker]))
         opponent_hand = tuple(sorted(hands[opponent]))
         if not candidate_melds(knocker_hand):
-            raise HandError(f"{knocker} cannot knock without a meld of at least 4 tiles")
+            raise HandError(
+                say(
+                    "knock.no-meld",
+                    "{name} cannot knock without a meld of at least 4 tiles",
+                    name=knocker,
+                )
+            )
         knock_value, _ = best_deadwood(knocker_hand)
         options = [
             a

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from scorer.messages import joined, say
 from scorer.options import OptionSpec
 from scorer.pieces import Piece
 
@@ -90,20 +91,38 @@ def judge_opening(
     where a game has none). The reason lists every problem, so a player sees them all at once."""
     value = sum(v.value or 0 for v in verdicts if v.valid)
     problems = [
-        f"meld {number} is not valid: {verdict.reason}"
+        say(
+            "opening.meld-invalid",
+            "meld {number} is not valid: {reason}",
+            number=number,
+            reason=verdict.reason,
+        )
         for number, verdict in enumerate(verdicts, start=1)
         if not verdict.valid
     ]
     if not verdicts:
-        problems.append("an opening needs at least one meld")
+        problems.append(say("opening.no-meld", "an opening needs at least one meld"))
     else:
         if value < threshold:
-            problems.append(f"{value} of {threshold} points: an opening needs {threshold}")
+            problems.append(
+                say(
+                    "opening.too-few-points",
+                    "{value} of {threshold} points: an opening needs {threshold}",
+                    value=value,
+                    threshold=threshold,
+                )
+            )
         if len(verdicts) < min_melds:
             problems.append(
-                f"{len(verdicts)} of {min_melds} melds: an opening needs at least {min_melds} melds"
+                say(
+                    "opening.too-few-melds",
+                    "{count} of {least} melds: an opening needs at least {least} melds",
+                    count=len(verdicts),
+                    least=min_melds,
+                )
             )
-    return OpeningVerdict(value, threshold, not problems, "; ".join(problems) or None)
+    reason = None if not problems else problems[0] if len(problems) == 1 else joined(problems, "; ")
+    return OpeningVerdict(value, threshold, not problems, reason)
 
 
 @dataclass(frozen=True)

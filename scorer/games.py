@@ -12,6 +12,7 @@ from typing import Any
 
 from scorer.errors import OptionError
 from scorer.game import GameType, Rules
+from scorer.messages import names, say
 from scorer.options import resolve_options
 
 GAME_MODULES: dict[str, str] = {
@@ -25,7 +26,14 @@ GAME_MODULES: dict[str, str] = {
 
 def game_module(game: str) -> ModuleType:
     if game not in GAME_MODULES:
-        raise OptionError(f"unknown game {game!r}: use one of {', '.join(GAME_MODULES)}")
+        raise OptionError(
+            say(
+                "game.unknown",
+                "unknown game {game}: use one of {games}",
+                game=repr(game),
+                games=names(GAME_MODULES),
+            )
+        )
     return importlib.import_module(GAME_MODULES[game])
 
 
@@ -51,7 +59,13 @@ def make_rules(
         presets = descriptor.presets
         if preset not in presets:
             raise OptionError(
-                f"{game} has no preset {preset!r} (its presets: {', '.join(presets) or 'none'})"
+                say(
+                    "game.unknown-preset",
+                    "{game} has no preset {preset} (its presets: {presets})",
+                    game=game,
+                    preset=repr(preset),
+                    presets=names(presets) or "none",
+                )
             )
         chosen.update(presets[preset])
     chosen.update(options or {})

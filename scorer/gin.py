@@ -50,6 +50,7 @@ from scorer.game import (
     judge_opening,
 )
 from scorer.hands import read_pieces, read_player, read_players
+from scorer.messages import Message, names, say
 from scorer.options import OptionSpec
 from scorer.pieces import RANKS, Card, CardJoker, Piece, parse_card
 from scorer.sets import cards as card_deck
@@ -85,7 +86,15 @@ GAME_TYPE = GameType(
     presets=PRESETS,
 )
 
-NO_JOKERS = "Gin Rummy is played without jokers"
+NO_JOKERS = say("gin.no-jokers", "Gin Rummy is played without jokers")
+# the suits as the messages say them
+SUIT_WORDS = {
+    "C": say("suit.clubs", "clubs"),
+    "D": say("suit.diamonds", "diamonds"),
+    "H": say("suit.hearts", "hearts"),
+    "S": say("suit.spades", "spades"),
+}
+ACE_LOW_ONLY = say("run.ace-low", "the ace is low only: A-2-3 is a run, Q-K-A and K-A-2 are not")
 
 
 # --- melds -------------------------------------------------------------------------------
@@ -95,14 +104,21 @@ def _rank_name(rank: int) -> str:
     return RANKS[rank - 1]
 
 
-def _meld_problem(cards: Sequence[Card]) -> tuple[str | None, str | None]:
+def _meld_problem(cards: Sequence[Card]) -> tuple[str | None, Message | None]:
     """(kind, None) for a legal meld, (None, reason) otherwise."""
     if len(cards) < 3:
-        return None, f"a meld needs at least 3 cards, not {len(cards)}"
+        return None, say(
+            "meld.too-short-cards", "a meld needs at least 3 cards, not {size}", size=len(cards)
+        )
     counts = Counter(cards)
     for card, count in counts.items():
         if count > 1:
-            return None, f"{card.name} appears {count} times: a deck has one of each card"
+            return None, say(
+                "cards.twice",
+                "{card} appears {count} times: a deck has one of each card",
+                card=card.name,
+                count=count,
+            )
     ranks = {c.rank for c in cards}
     suits = {c.suit for c in cards}
     if len(ranks) == 1:
@@ -113,24 +129,34 @@ def _meld_problem(cards: Sequence[Card]) -> tuple[str | None, str | None]:
         gaps = [(low, high) for low, high in itertools.pairwise(ordered) if high != low + 1]
         if not gaps:
             return "run", None  # A-2-...-K, all thirteen, too
-        ace_low_only = "the ace is low only: A-2-3 is a run, Q-K-A and K-A-2 are not"
         turns_corner = ordered[0] == 1 and ordered[-1] == 13
         high_ace = sorted(14 if rank == 1 else rank for rank in ordered)
         if turns_corner and all(b == a + 1 for a, b in itertools.pairwise(high_ace)):
-            return None, ace_low_only  # Q-K-A: a run only if the ace were high
+            return None, ACE_LOW_ONLY  # Q-K-A: a run only if the ace were high
         low, high = gaps[0]
-        reason = (
-            f"runs need consecutive ranks: {_rank_name(low)}{suit} and "
-            f"{_rank_name(high)}{suit} have a gap"
+        ends = {"low": f"{_rank_name(low)}{suit}", "high": f"{_rank_name(high)}{suit}"}
+        if turns_corner:
+            return None, say(
+                "run.rank-gap-ace",
+                "runs need consecutive ranks: {low} and {high} have a gap ({ace})",
+                ace=ACE_LOW_ONLY,
+                **ends,
+            )
+        return None, say(
+            "run.rank-gap", "runs need consecutive ranks: {low} and {high} have a gap", **ends
         )
-        return None, reason + (f" ({ace_low_only})" if turns_corner else "")
     first = cards[0]
     other_rank = next(c for c in cards if c.rank != first.rank)
     other_suit = next(c for c in cards if c.suit != first.suit)
-    return None, (
-        f"a set needs one rank ({first.name} and {other_rank.name} differ) and a run needs "
-        f"one suit ({first.name} is {SUIT_NAMES[first.suit]}, {other_suit.name} is "
-        f"{SUIT_NAMES[other_suit.suit]})"
+    return None, say(
+        "meld.neither-cards",
+        "a set needs one rank ({a} and {b} differ) and a run needs one suit ({a} is {a_suit}, "
+        "{c} is {c_suit})",
+        a=first.name,
+        b=other_rank.name,
+        c=other_suit.name,
+        a_suit=SUIT_WORDS[first.suit],
+        c_suit=SUIT_WORDS[other_suit.suit],
     )
 
 
@@ -444,10 +470,12 @@ class GinRules:
             return TableVerdict(True, ())
         best = arrange_any(cards)
         if best.unmatched:
-            left = ", ".join(c.name for c in best.unmatched)
-            return TableVerdict(
-                False, None, f"these cards do not all fit in melds: at best {left} left over"
+            reason = say(
+                "table.cards-left",
+                "these cards do not all fit in melds: at best {cards} left over",
+                cards=names(c.name for c in best.unmatched),
             )
+            return TableVerdict(False, None, reason)
         return TableVerdict(True, best.melds)
 
     def score_hand(self, hand: Mapping[str, Any]) -> HandScore:
@@ -461,10 +489,16 @@ class GinRules:
                 knocker_search.full,
                 next(knocker_search.arrangements(knocker_search.full)),
             )
-            left = ", ".join(c.name for c in best.unmatched)
             raise HandError(
-                f"{knocker} cannot knock: deadwood {knocker_deadwood} ({left}) is over the "
-                f"limit of {limit}"
+                say(
+                    "knock.over-limit",
+                    "{name} cannot knock: deadwood {deadwood} ({cards}) is over the limit of "
+                    "{limit}",
+                    name=knocker,
+                    deadwood=knocker_deadwood,
+                    cards=names(c.name for c in best.unmatched),
+                    limit=limit,
+                )
             )
         start = players.index(knocker)
         order = players[start + 1 :] + players[:start]
@@ -493,20 +527,38 @@ class GinRules:
         knocker = str(read_player(hand, "knocker", players))
         given = hand.get("hands")
         if not isinstance(given, Mapping):
-            raise HandError("hands must map each player to the cards they laid down")
+            raise HandError(
+                say(
+                    "hand.not-a-map-cards", "hands must map each player to the cards they laid down"
+                )
+            )
         for name in given:
             if name not in players:
-                raise HandError(f"a hand is given for {name!r}, who is not one of the players")
+                raise HandError(
+                    say(
+                        "hand.unknown-hand",
+                        "a hand is given for {name}, who is not one of the players",
+                        name=repr(name),
+                    )
+                )
         size = GAME_TYPE.hand_sizes[len(players)]
         hands: dict[str, list[Card]] = {}
         for name in players:
             if name not in given:
-                raise HandError(f"no cards given for {name}")
-            cards = read_pieces(given[name], f"{name}'s hand", self.parse, "cards")
+                raise HandError(say("hand.no-cards", "no cards given for {name}", name=name))
+            what = say("hand.hand-of", "{name}'s hand", name=name)
+            cards = read_pieces(given[name], what, self.parse, "cards")
             if len(cards) != size:
                 raise HandError(
-                    f"{name} has {len(cards)} cards; with {len(players)} players each hand "
-                    f"laid down after the discard has {size}"
+                    say(
+                        "hand.size-cards",
+                        "{name} has {count} cards; with {players} players each hand laid down "
+                        "after the discard has {size}",
+                        name=name,
+                        count=len(cards),
+                        players=len(players),
+                        size=size,
+                    )
                 )
             hands[name] = [c for c in cards if isinstance(c, Card)]
         everything = [c for name in players for c in hands[name]]
@@ -515,10 +567,24 @@ class GinRules:
                 holders = [name for name in players if card in hands[name]]
                 if len(holders) > 1:
                     raise HandError(
-                        f"{card.name} is in the hands of both {holders[0]} and {holders[1]}: "
-                        "a deck has one of each card"
+                        say(
+                            "cards.in-two-hands",
+                            "{card} is in the hands of both {a} and {b}: a deck has one of each "
+                            "card",
+                            card=card.name,
+                            a=holders[0],
+                            b=holders[1],
+                        )
                     )
-                raise HandError(f"{card.name} appears {count} times in {holders[0]}'s hand")
+                raise HandError(
+                    say(
+                        "cards.twice-in-hand",
+                        "{card} appears {count} times in {name}'s hand",
+                        card=card.name,
+                        count=count,
+                        name=holders[0],
+                    )
+                )
         return players, knocker, hands
 
     def _play_out(

@@ -12,6 +12,7 @@ from typing import Any
 
 from scorer.errors import HandError
 from scorer.game import HandScore
+from scorer.messages import Message, names, say
 from scorer.pieces import Piece
 from scorer.sets import check_available
 
@@ -20,15 +21,39 @@ def read_players(hand: Mapping[str, Any], game: str, least: int, most: int) -> l
     """The player names: a list of ``least``..``most`` different, non-blank names."""
     players = hand.get("players")
     if isinstance(players, str) or not isinstance(players, Sequence):
-        raise HandError("players must be a list of player names")
+        raise HandError(say("players.not-a-list", "players must be a list of player names"))
     if not all(isinstance(name, str) and name.strip() for name in players):
-        raise HandError("every player needs a name")
+        raise HandError(say("players.no-name", "every player needs a name"))
     if not least <= len(players) <= most:
-        allowed = f"{least}" if least == most else f"{least} to {most}"
-        raise HandError(f"{game} is played by {allowed} players, not {len(players)}")
+        if least == most:
+            raise HandError(
+                say(
+                    "players.count",
+                    "{game} is played by {least} players, not {count}",
+                    game=game,
+                    least=least,
+                    count=len(players),
+                )
+            )
+        raise HandError(
+            say(
+                "players.count-range",
+                "{game} is played by {least} to {most} players, not {count}",
+                game=game,
+                least=least,
+                most=most,
+                count=len(players),
+            )
+        )
     twice = next((name for name in players if players.count(name) > 1), None)
     if twice is not None:
-        raise HandError(f"players must have different names: player {twice!r} is named twice")
+        raise HandError(
+            say(
+                "players.twice",
+                "players must have different names: player {name} is named twice",
+                name=repr(twice),
+            )
+        )
     return list(players)
 
 
@@ -40,37 +65,67 @@ def read_player(
     if name is None and optional:
         return None
     if name not in players:
-        raise HandError(f"the {role} {name!r} is not one of the players")
+        if role == "knocker":
+            raise HandError(
+                say(
+                    "players.unknown-knocker",
+                    "the knocker {name} is not one of the players",
+                    name=repr(name),
+                )
+            )
+        raise HandError(
+            say(
+                "players.unknown-winner",
+                "the winner {name} is not one of the players",
+                name=repr(name),
+            )
+        )
     return str(name)
 
 
 def read_from_hand(hand: Mapping[str, Any]) -> bool:
     from_hand = hand.get("from_hand", False)
     if not isinstance(from_hand, bool):
-        raise HandError("from_hand must be true or false")
+        raise HandError(say("hand.from-hand-not-bool", "from_hand must be true or false"))
     return from_hand
 
 
 def read_holdings(
-    hand: Mapping[str, Any], key: str, players: Sequence[str], meaning: str
+    hand: Mapping[str, Any], key: str, players: Sequence[str], meaning: Message
 ) -> Mapping[str, Any]:
     """``hand[key]``: a map from players to piece names (``meaning`` says what is listed)."""
     given = hand.get(key)
     if not isinstance(given, Mapping):
-        raise HandError(f"{key} must map each player to {meaning}")
+        raise HandError(
+            say(
+                "hand.not-a-map",
+                "{key} must map each player to {meaning}",
+                key=key,
+                meaning=meaning,
+            )
+        )
     unknown = [name for name in given if name not in players]
     if unknown:
-        raise HandError(f"{key} name unknown player(s): {', '.join(map(str, unknown))}")
+        raise HandError(
+            say(
+                "hand.unknown-players",
+                "{key} name unknown player(s): {names}",
+                key=key,
+                names=names(unknown),
+            )
+        )
     return given
 
 
 def read_pieces(
-    names: Any, what: str, parse: Callable[[str], Piece], piece_word: str = "tiles"
+    given: Any, what: Message, parse: Callable[[str], Piece], piece_word: str = "tiles"
 ) -> list[Piece]:
     """Parse a list of piece names; ``what`` ("ann's rack") names the list in the error."""
-    if isinstance(names, str) or not isinstance(names, Sequence):
-        raise HandError(f"{what} must be a list of {piece_word}")
-    return [parse(text) for text in names]
+    if isinstance(given, str) or not isinstance(given, Sequence):
+        if piece_word == "cards":
+            raise HandError(say("hand.not-card-list", "{what} must be a list of cards", what=what))
+        raise HandError(say("hand.not-tile-list", "{what} must be a list of tiles", what=what))
+    return [parse(text) for text in given]
 
 
 def read_racks(
@@ -86,23 +141,51 @@ def read_racks(
     empty (with no winner named, an empty rack means that player went out); no piece is in the
     racks more often than the set holds it.
     """
-    given = read_holdings(hand, "racks", players, "the tiles left on their rack")
+    meaning = say("hand.rack-meaning", "the tiles left on their rack")
+    given = read_holdings(hand, "racks", players, meaning)
     racks: dict[str, list[Piece]] = {}
     for name in players:
         if name not in given:
             if name != winner:
-                raise HandError(f"{name} has no rack: list the tiles left on it")
+                raise HandError(
+                    say("hand.no-rack", "{name} has no rack: list the tiles left on it", name=name)
+                )
             racks[name] = []
             continue
-        racks[name] = read_pieces(given[name], f"{name}'s rack", parse)
-    check_available([p for rack in racks.values() for p in rack], universe, "across the racks")
+        racks[name] = read_pieces(
+            given[name], say("hand.rack-of", "{name}'s rack", name=name), parse
+        )
+    check_available(
+        [p for rack in racks.values() for p in rack],
+        universe,
+        say("where.racks", "across the racks"),
+    )
     for name in players:
         if name == winner and racks[name]:
-            raise HandError(f"the winner {name} went out, so their rack must be empty")
+            raise HandError(
+                say(
+                    "hand.winner-rack-not-empty",
+                    "the winner {name} went out, so their rack must be empty",
+                    name=name,
+                )
+            )
         if name != winner and not racks[name]:
             if winner is not None:
-                raise HandError(f"{name}'s rack is empty, but only the winner {winner} went out")
-            raise HandError(f"{name}'s rack is empty: then {name} went out and is the winner")
+                raise HandError(
+                    say(
+                        "hand.rack-empty-not-winner",
+                        "{name}'s rack is empty, but only the winner {winner} went out",
+                        name=name,
+                        winner=winner,
+                    )
+                )
+            raise HandError(
+                say(
+                    "hand.rack-empty-so-winner",
+                    "{name}'s rack is empty: then {name} went out and is the winner",
+                    name=name,
+                )
+            )
     return racks
 
 

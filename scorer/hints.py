@@ -46,6 +46,7 @@ from typing import Any
 
 from scorer.errors import HandError, OptionError
 from scorer.games import GAME_MODULES, game_type
+from scorer.messages import names, say
 from scorer.numbertiles import (
     COUNT_WEIGHT,
     JOKER,
@@ -60,7 +61,7 @@ from scorer.sets import check_available
 
 # the most pieces the melds-changed tie-break lays out again to keep one more table meld
 REPAIR_LIMIT = 40
-INEXACT_NOTE = "may not be the best: the time budget ran out first"
+INEXACT_NOTE = say("hint.inexact", "may not be the best: the time budget ran out first")
 
 # ---------------------------------------------------------------------------------------------
 # Hints: the JSON position, the tie-breaks
@@ -99,40 +100,64 @@ class Position:
     opened: bool
 
 
+_TABLE_SHAPE = say(
+    "position.table-not-a-list", "table must be a list of piece names or a list of melds"
+)
+
+
 def read_position(rules: Any, position: Mapping[str, Any]) -> Position:
     """Parse ``{"table": [...], "rack": [...], "opened": bool}``; HandError when malformed."""
     if not isinstance(position, Mapping):
-        raise HandError('a position must be a JSON object: {"table": [...], "rack": [...]}')
+        raise HandError(
+            say(
+                "position.not-an-object",
+                "a position must be a JSON object: {shape}",
+                shape='{"table": [...], "rack": [...]}',
+            )
+        )
     unknown = set(position) - {"table", "rack", "opened"}
     if unknown:
         raise HandError(
-            f"unknown key(s) in the position: {', '.join(sorted(map(str, unknown)))} "
-            "(use table, rack, opened)"
+            say(
+                "position.unknown-keys",
+                "unknown key(s) in the position: {keys} (use table, rack, opened)",
+                keys=names(sorted(map(str, unknown))),
+            )
         )
     opened = position.get("opened", False)
     if not isinstance(opened, bool):
-        raise HandError("opened must be true or false")
+        raise HandError(say("position.opened-not-bool", "opened must be true or false"))
     table = position.get("table", [])
     rack = position.get("rack")
     if rack is None:
-        raise HandError("the position needs a rack: the pieces the player holds")
+        raise HandError(
+            say("position.no-rack", "the position needs a rack: the pieces the player holds")
+        )
     if isinstance(rack, str) or not isinstance(rack, Sequence):
-        raise HandError("rack must be a list of piece names")
+        raise HandError(say("position.rack-not-a-list", "rack must be a list of piece names"))
     if isinstance(table, str) or not isinstance(table, Sequence):
-        raise HandError("table must be a list of piece names or a list of melds")
+        raise HandError(_TABLE_SHAPE)
     melds: tuple[tuple[Piece, ...], ...] | None = None
     if table and all(isinstance(entry, str) for entry in table):
         table_pieces = tuple(rules.parse(name) for name in table)
     elif all(isinstance(entry, Sequence) and not isinstance(entry, str) for entry in table):
         for entry in table:
             if not all(isinstance(name, str) for name in entry):
-                raise HandError("each table meld must be a list of piece names")
+                raise HandError(
+                    say("position.meld-not-a-list", "each table meld must be a list of piece names")
+                )
         melds = tuple(tuple(rules.parse(name) for name in entry) for entry in table)
         table_pieces = tuple(p for meld in melds for p in meld)
     else:
-        raise HandError("table must be a list of piece names or a list of melds, not a mix")
+        raise HandError(
+            say(
+                "position.table-mixed",
+                "table must be a list of piece names or a list of melds, not a mix",
+            )
+        )
     rack_pieces = tuple(rules.parse(name) for name in rack)
-    check_available([*table_pieces, *rack_pieces], rules.universe, "on the table and the rack")
+    where = say("where.table-and-rack", "on the table and the rack")
+    check_available([*table_pieces, *rack_pieces], rules.universe, where)
     return Position(melds, table_pieces, rack_pieces, opened)
 
 
@@ -147,13 +172,20 @@ def checked_table(rules: Any, position: Position) -> tuple[tuple[Piece, ...], ..
             verdict = rules.check_meld(meld)
             if not verdict.valid:
                 raise HandError(
-                    f"the table is not valid: meld {number} ({_names(meld)}) is no meld: "
-                    f"{verdict.reason}"
+                    say(
+                        "position.table-meld-invalid",
+                        "the table is not valid: meld {number} ({pieces}) is no meld: {reason}",
+                        number=number,
+                        pieces=_names(meld),
+                        reason=verdict.reason,
+                    )
                 )
         return position.table
     verdict = rules.arrange_table(position.table_pieces)
     if not verdict.valid:
-        raise HandError(f"the table is not valid: {verdict.reason}")
+        raise HandError(
+            say("position.table-invalid", "the table is not valid: {reason}", reason=verdict.reason)
+        )
     assert verdict.melds is not None
     return verdict.melds
 
@@ -443,4 +475,12 @@ def hint(rules: Any, position: Mapping[str, Any], budget: float | None = None) -
     if finder == "layout":
         return layout_hint(rules, read_position(rules, position), deadline)
     *most, last = [game for game in GAME_MODULES if game_type(game).hints is not None]
-    raise OptionError(f"hints exist for {', '.join(most)} and {last}, not for {rules.game}")
+    raise OptionError(
+        say(
+            "hint.no-hints",
+            "hints exist for {games} and {last}, not for {game}",
+            games=names(most),
+            last=last,
+            game=rules.game,
+        )
+    )

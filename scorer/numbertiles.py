@@ -46,9 +46,10 @@ from scorer.hands import (
     read_racks,
     tied_hand,
 )
+from scorer.messages import Message, names, say, say_n
 from scorer.options import OptionSpec
 from scorer.pieces import COLOURS, Joker, NumberPiece, Piece, Tile, parse_tile
-from scorer.sets import check_available
+from scorer.sets import IN_THESE_MELDS, IN_THIS_MELD, ON_THE_TABLE, check_available
 
 JOKER_PENALTY = 30  # a joker left on a rack
 JOKER = Joker()
@@ -160,55 +161,114 @@ def _twice(tiles: Sequence[Tile], attribute: str) -> Tile:
     raise AssertionError("no repeated attribute")
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+# the tiles' colours as the messages say them
+COLOUR_WORDS = {
+    "red": say("colour.red", "red"),
+    "orange": say("colour.orange", "orange"),
+    "blue": say("colour.blue", "blue"),
+    "black": say("colour.black", "black"),
+}
 
 
-def meld_failure(tiles: Sequence[Tile], jokers: int, numbers: int) -> str:
+def too_short(size: int) -> Message:
+    return say("meld.too-short", "a meld needs at least 3 tiles; this one has {size}", size=size)
+
+
+def meld_failure(tiles: Sequence[Tile], jokers: int, numbers: int) -> Message:
     """Why the tiles plus jokers are no meld, in a player's words (call only when they are not)."""
     size = len(tiles) + jokers
     if size < 3:
-        return f"a meld needs at least 3 tiles; this one has {size}"
+        return too_short(size)
     if not tiles:
-        return f"{size} jokers alone make no meld in this set"
+        return say("meld.jokers-alone", "{size} jokers alone make no meld in this set", size=size)
     same_number = len({t.number for t in tiles}) == 1
     same_colour = len({t.colour for t in tiles}) == 1
     if same_number and len(tiles) > 1:
         # Read as a group (a repeated tile like red-5 red-5 lands here too).
         if size > len(COLOURS):
-            return f"a group has at most 4 tiles, one of each colour; this one has {size}"
+            return say(
+                "group.too-long",
+                "a group has at most 4 tiles, one of each colour; this one has {size}",
+                size=size,
+            )
         if len({t.colour for t in tiles}) < len(tiles):
             tile = _twice(tiles, "colour")
-            return f"groups need different colours: {tile.colour} is there twice ({tile.name})"
+            return say(
+                "group.colour-twice",
+                "groups need different colours: {colour} is there twice ({tile})",
+                colour=COLOUR_WORDS[tile.colour],
+                tile=tile.name,
+            )
     if same_colour:
         colour = tiles[0].colour
         if len({t.number for t in tiles}) < len(tiles):
-            return f"a run cannot hold the same number twice: {_twice(tiles, 'number').name}"
+            return say(
+                "run.number-twice",
+                "a run cannot hold the same number twice: {tile}",
+                tile=_twice(tiles, "number").name,
+            )
         if size > numbers:
-            return f"a run has at most {numbers} tiles (1 to {numbers}); this one has {size}"
+            return say(
+                "run.too-long",
+                "a run has at most {most} tiles (1 to {most}); this one has {size}",
+                most=numbers,
+                size=size,
+            )
         present = {t.number for t in tiles}
         low, high = min(present), max(present)
         if low == 1 and high == numbers:
-            ends = f"{colour}-{numbers} and {colour}-1"
-            return f"runs do not wrap around: {ends} cannot sit side by side"
+            return say(
+                "run.wraps",
+                "runs do not wrap around: {last} and {first} cannot sit side by side",
+                last=f"{colour}-{numbers}",
+                first=f"{colour}-1",
+            )
         missing = [n for n in range(low, high + 1) if n not in present]
+        gap: Message | str
         if len(missing) > 3:
-            gap = f"{len(missing)} tiles between {colour}-{low} and {colour}-{high}"
+            gap = say_n(
+                "run.gap-between",
+                "{count} tile between {low} and {high}",
+                "{count} tiles between {low} and {high}",
+                "count",
+                count=len(missing),
+                low=f"{colour}-{low}",
+                high=f"{colour}-{high}",
+            )
         else:
-            gap = ", ".join(f"{colour}-{n}" for n in missing)
-        filled = f"only {_plural(jokers, 'joker')} to fill" if jokers else "and no joker to fill"
-        return f"the run has a gap: {gap} missing, {filled}"
+            gap = names(f"{colour}-{n}" for n in missing)
+        filled = (
+            say_n(
+                "run.jokers-to-fill",
+                "only {count} joker to fill",
+                "only {count} jokers to fill",
+                "count",
+                count=jokers,
+            )
+            if jokers
+            else say("run.no-joker", "and no joker to fill")
+        )
+        return say("run.gap", "the run has a gap: {gap} missing, {filled}", gap=gap, filled=filled)
     distinct_numbers = len({t.number for t in tiles}) == len(tiles)
     distinct_colours = len({t.colour for t in tiles}) == len(tiles)
     a, b = _differing_pair(tiles, "colour")
     c, d = _differing_pair(tiles, "number")
     if distinct_numbers:
-        return f"runs need one colour: {a.name} and {b.name} differ"
+        return say(
+            "run.colours-differ", "runs need one colour: {a} and {b} differ", a=a.name, b=b.name
+        )
     if distinct_colours:
-        return f"groups need one number: {c.name} and {d.name} differ"
-    return (
-        f"neither a run (one colour: {a.name} and {b.name} differ) "
-        f"nor a group (one number: {c.name} and {d.name} differ)"
+        return say(
+            "group.numbers-differ", "groups need one number: {a} and {b} differ", a=c.name, b=d.name
+        )
+    return say(
+        "meld.neither",
+        "neither a run (one colour: {a} and {b} differ) nor a group (one number: {c} and {d} "
+        "differ)",
+        a=a.name,
+        b=b.name,
+        c=c.name,
+        d=d.name,
     )
 
 
@@ -851,17 +911,39 @@ class NumberTileRules:
     def _check_piece(self, piece: Piece) -> None:
         if isinstance(piece, Joker):
             if not self.jokers:
-                raise PieceError("joker: this game is played without jokers (jokers=0)")
+                raise PieceError(
+                    say("piece.no-jokers", "joker: this game is played without jokers (jokers=0)")
+                )
         elif isinstance(piece, Tile):
             if piece.number > self.numbers:
+                if "numbers" in self.options:
+                    raise PieceError(
+                        say(
+                            "piece.tile-out-of-set-extended",
+                            "{tile}: tiles in this set run from 1 to {most} (numbers=17 for the "
+                            "extended set)",
+                            tile=piece.name,
+                            most=self.numbers,
+                        )
+                    )
                 raise PieceError(
-                    f"{piece.name}: tiles in this set run from 1 to {self.numbers}"
-                    + (" (numbers=17 for the extended set)" if "numbers" in self.options else "")
+                    say(
+                        "piece.tile-out-of-set",
+                        "{tile}: tiles in this set run from 1 to {most}",
+                        tile=piece.name,
+                        most=self.numbers,
+                    )
                 )
         else:
-            raise PieceError(f"{piece.name} is not a number tile (like red-7 or joker)")
+            raise PieceError(
+                say(
+                    "piece.not-a-tile-piece",
+                    "{piece} is not a number tile (like red-7 or joker)",
+                    piece=piece.name,
+                )
+            )
 
-    def _checked(self, pieces: Iterable[Piece], where: str = "") -> list[NumberPiece]:
+    def _checked(self, pieces: Iterable[Piece], where: Message | None = None) -> list[NumberPiece]:
         result: list[NumberPiece] = []
         for piece in pieces:
             self._check_piece(piece)
@@ -873,33 +955,43 @@ class NumberTileRules:
     # -- melds ---------------------------------------------------------------------------
 
     def check_meld(self, pieces: Sequence[Piece]) -> MeldVerdict:
-        return judge_meld(self._checked(pieces, "in this meld"), self.numbers)
+        return judge_meld(self._checked(pieces, IN_THIS_MELD), self.numbers)
 
     def check_opening(self, melds: Sequence[Sequence[Piece]]) -> OpeningVerdict:
-        self._checked([p for meld in melds for p in meld], "in these melds")
+        self._checked([p for meld in melds for p in meld], IN_THESE_MELDS)
         verdicts = [self.check_meld(meld) for meld in melds]
         return judge_opening(verdicts, self.threshold, self.min_melds)
 
     # -- tables --------------------------------------------------------------------------
 
     def arrange_table(self, pieces: Sequence[Piece]) -> TableVerdict:
-        tiles = self._checked(pieces, "on the table")
+        tiles = self._checked(pieces, ON_THE_TABLE)
         if not tiles:
             return TableVerdict(True, ())
         if len(tiles) < 3:
-            return TableVerdict(
-                False, None, f"a meld needs at least 3 tiles; the table has {len(tiles)}"
+            too_few = say(
+                "table.too-few",
+                "a meld needs at least 3 tiles; the table has {count}",
+                count=len(tiles),
             )
+            return TableVerdict(False, None, too_few)
         found = arrange(tiles, numbers=self.numbers)
         if found is not None:
             return TableVerdict(True, found.melds)
         alone = lonely_tiles(tiles, self.numbers)
         if alone:  # every one of them, so a player sees all that is wrong at once
-            names = ", ".join(tile.name for tile in alone)
-            verb = "fits" if len(alone) == 1 else "fit"
-            reason = f"{names} {verb} in no run or group with these tiles"
+            reason = say_n(
+                "table.lonely",
+                "{tiles} fits in no run or group with these tiles",
+                "{tiles} fit in no run or group with these tiles",
+                "count",
+                tiles=names(tile.name for tile in alone),
+                count=len(alone),
+            )
         else:
-            reason = "these tiles cannot all be laid out as runs and groups at once"
+            reason = say(
+                "table.no-layout", "these tiles cannot all be laid out as runs and groups at once"
+            )
         return TableVerdict(False, None, reason)
 
     # -- hands ---------------------------------------------------------------------------
@@ -928,15 +1020,29 @@ class NumberTileRules:
         unknown_keys = set(hand) - {"players", "winner", "racks", "from_hand"}
         if unknown_keys:
             raise HandError(
-                f"unknown key(s) in the hand: {', '.join(sorted(unknown_keys))} "
-                "(use players, winner, racks, from_hand)"
+                say(
+                    "hand.unknown-keys",
+                    "unknown key(s) in the hand: {keys} (use players, winner, racks, from_hand)",
+                    keys=names(sorted(unknown_keys)),
+                )
             )
         players = read_players(hand, self.game, *game_type(self.game).players)
         winner = read_player(hand, "winner", players, optional=True)
         from_hand = read_from_hand(hand)
         if from_hand and not self.from_hand_doubles:
-            raise HandError(f"{self.game} has no 'remik z reki': from_hand must be false")
+            raise HandError(
+                say(
+                    "hand.no-from-hand",
+                    "{game} has no 'remik z reki': from_hand must be false",
+                    game=self.game,
+                )
+            )
         if from_hand and winner is None:
-            raise HandError("from_hand needs a winner: someone laid out all tiles at once")
+            raise HandError(
+                say(
+                    "hand.from-hand-no-winner",
+                    "from_hand needs a winner: someone laid out all tiles at once",
+                )
+            )
         racks = read_racks(hand, players, winner, self.parse, self.universe)
         return players, winner, racks, from_hand  # type: ignore[return-value]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.errors import OptionError
+from scorer.messages import Message, names, say
 
 
 @dataclass(frozen=True)
@@ -51,26 +52,62 @@ class OptionSpec:
             elif isinstance(value, str) and value.strip().lower() in {"0", "false", "no", "off"}:
                 parsed = False
             else:
-                raise OptionError(f"option {self.name} takes true or false, not {value!r}")
+                raise OptionError(
+                    say(
+                        "option.not-bool",
+                        "option {name} takes true or false, not {value}",
+                        name=self.name,
+                        value=repr(value),
+                    )
+                )
         elif self.kind is int:
             if isinstance(value, bool):
-                raise OptionError(f"option {self.name} takes a whole number, not {value!r}")
+                raise OptionError(self._not_whole(value))
             try:
                 parsed = int(str(value).strip())
             except ValueError:
-                raise OptionError(
-                    f"option {self.name} takes a whole number, not {value!r}"
-                ) from None
+                raise OptionError(self._not_whole(value)) from None
         else:
             parsed = str(value).strip()
         if self.choices is not None and parsed not in self.choices:
-            allowed = ", ".join(str(c) for c in self.choices)
-            raise OptionError(f"option {self.name} cannot be {value!r}: use one of {allowed}")
+            raise OptionError(
+                say(
+                    "option.not-a-choice",
+                    "option {name} cannot be {value}: use one of {choices}",
+                    name=self.name,
+                    value=repr(value),
+                    choices=names(self.choices),
+                )
+            )
         if self.minimum is not None and parsed < self.minimum:
-            raise OptionError(f"option {self.name} must be at least {self.minimum}, not {parsed}")
+            raise OptionError(
+                say(
+                    "option.too-small",
+                    "option {name} must be at least {least}, not {value}",
+                    name=self.name,
+                    least=self.minimum,
+                    value=parsed,
+                )
+            )
         if self.maximum is not None and parsed > self.maximum:
-            raise OptionError(f"option {self.name} must be at most {self.maximum}, not {parsed}")
+            raise OptionError(
+                say(
+                    "option.too-large",
+                    "option {name} must be at most {most}, not {value}",
+                    name=self.name,
+                    most=self.maximum,
+                    value=parsed,
+                )
+            )
         return parsed
+
+    def _not_whole(self, value: Any) -> Message:
+        return say(
+            "option.not-whole",
+            "option {name} takes a whole number, not {value}",
+            name=self.name,
+            value=repr(value),
+        )
 
 
 def resolve_options(
@@ -81,8 +118,24 @@ def resolve_options(
     resolved = {spec.name: spec.default for spec in specs}
     for key, value in (given or {}).items():
         if key not in by_name:
-            known = ", ".join(by_name) or "none"
-            raise OptionError(f"{game} has no option {key!r} (its options: {known})")
+            if not by_name:
+                raise OptionError(
+                    say(
+                        "option.unknown-none",
+                        "{game} has no option {name} (its options: none)",
+                        game=game,
+                        name=repr(key),
+                    )
+                )
+            raise OptionError(
+                say(
+                    "option.unknown",
+                    "{game} has no option {name} (its options: {known})",
+                    game=game,
+                    name=repr(key),
+                    known=names(by_name),
+                )
+            )
         resolved[key] = by_name[key].coerce(value)
     return resolved
 
@@ -93,6 +146,8 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, str]:
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"options are written KEY=VALUE, not {pair!r}")
+            raise OptionError(
+                say("option.pair", "options are written KEY=VALUE, not {pair}", pair=repr(pair))
+            )
         result[key.strip()] = value.strip()
     return result

@@ -23,6 +23,8 @@ from meldcam.vocabulary import CARD_RANKS as RANKS
 from meldcam.vocabulary import CARD_SUITS as SUITS
 from meldcam.vocabulary import TILE_COLOURS as COLOURS
 from scorer.errors import PieceError
+from scorer.messages import names as listed
+from scorer.messages import say
 
 
 @dataclass(frozen=True, order=True)
@@ -35,10 +37,22 @@ class Tile:
     def __post_init__(self) -> None:
         if self.colour not in COLOURS:
             raise PieceError(
-                f"unknown tile colour {self.colour!r}: use one of {', '.join(COLOURS)}"
+                say(
+                    "piece.unknown-colour",
+                    "unknown tile colour {colour}: use one of {colours}",
+                    colour=repr(self.colour),
+                    colours=listed(COLOURS),
+                )
             )
         if not 1 <= self.number <= MAX_TILE_NUMBER:
-            raise PieceError(f"tile numbers run from 1 to {MAX_TILE_NUMBER}, not {self.number}")
+            raise PieceError(
+                say(
+                    "piece.tile-number",
+                    "tile numbers run from 1 to {most}, not {number}",
+                    most=MAX_TILE_NUMBER,
+                    number=self.number,
+                )
+            )
 
     @property
     def name(self) -> str:
@@ -74,7 +88,14 @@ class Domino:
     def __post_init__(self) -> None:
         for half in (self.low, self.high):
             if not 0 <= half <= MAX_PIP:
-                raise PieceError(f"domino halves run from 0 to {MAX_PIP}, not {half}")
+                raise PieceError(
+                    say(
+                        "piece.domino-half",
+                        "domino halves run from 0 to {most}, not {half}",
+                        most=MAX_PIP,
+                        half=half,
+                    )
+                )
         if self.low > self.high:
             lo, hi = self.high, self.low
             object.__setattr__(self, "low", lo)
@@ -113,9 +134,22 @@ class Card:
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13:
-            raise PieceError(f"card ranks run from 1 (ace) to 13 (king), not {self.rank}")
+            raise PieceError(
+                say(
+                    "piece.card-rank",
+                    "card ranks run from 1 (ace) to 13 (king), not {rank}",
+                    rank=self.rank,
+                )
+            )
         if self.suit not in SUITS:
-            raise PieceError(f"unknown suit {self.suit!r}: use one of {', '.join(SUITS)}")
+            raise PieceError(
+                say(
+                    "piece.unknown-suit",
+                    "unknown suit {suit}: use one of {suits}",
+                    suit=repr(self.suit),
+                    suits=listed(SUITS),
+                )
+            )
 
     @property
     def name(self) -> str:
@@ -154,10 +188,16 @@ _CARD_RE = re.compile(r"^(10|[2-9AJQK])([CDHS])$")
 
 def _clean(text: str) -> str:
     if not isinstance(text, str):
-        raise PieceError(f"a piece name must be text, not {type(text).__name__}")
+        raise PieceError(
+            say(
+                "piece.not-text",
+                "a piece name must be text, not {kind}",
+                kind=type(text).__name__,
+            )
+        )
     cleaned = text.strip()
     if not cleaned:
-        raise PieceError("empty piece name")
+        raise PieceError(say("piece.empty", "empty piece name"))
     return cleaned
 
 
@@ -169,13 +209,33 @@ def parse_tile(text: str, max_number: int = MAX_TILE_NUMBER) -> NumberPiece:
         return Joker()
     match = _TILE_RE.match(lowered)
     if not match:
-        raise PieceError(f"{raw!r} is not a number tile: write colour-number like red-7, or joker")
+        raise PieceError(
+            say(
+                "piece.not-a-tile",
+                "{name} is not a number tile: write colour-number like red-7, or joker",
+                name=repr(raw),
+            )
+        )
     colour = COLOUR_ALIASES.get(match.group(1), match.group(1))
     if colour not in COLOURS:
-        raise PieceError(f"{raw!r}: unknown colour {match.group(1)!r} (red, orange, blue, black)")
+        raise PieceError(
+            say(
+                "piece.tile-colour",
+                "{name}: unknown colour {colour} (red, orange, blue, black)",
+                name=repr(raw),
+                colour=repr(match.group(1)),
+            )
+        )
     number = int(match.group(2))
     if not 1 <= number <= max_number:
-        raise PieceError(f"{raw!r}: tile numbers run from 1 to {max_number}")
+        raise PieceError(
+            say(
+                "piece.tile-number-of",
+                "{name}: tile numbers run from 1 to {most}",
+                name=repr(raw),
+                most=max_number,
+            )
+        )
     return Tile(colour, number)
 
 
@@ -184,11 +244,24 @@ def parse_domino(text: str, max_pip: int = MAX_PIP) -> Domino:
     raw = _clean(text)
     match = _DOMINO_RE.match(raw.strip("[]").strip())
     if not match:
-        raise PieceError(f"{raw!r} is not a domino: write the two halves like 3-8")
+        raise PieceError(
+            say(
+                "piece.not-a-domino-name",
+                "{name} is not a domino: write the two halves like 3-8",
+                name=repr(raw),
+            )
+        )
     a, b = int(match.group(1)), int(match.group(2))
     for half in (a, b):
         if half > max_pip:
-            raise PieceError(f"{raw!r}: halves in this set run from 0 to {max_pip}")
+            raise PieceError(
+                say(
+                    "piece.domino-half-of",
+                    "{name}: halves in this set run from 0 to {most}",
+                    name=repr(raw),
+                    most=max_pip,
+                )
+            )
     return Domino(a, b)
 
 
@@ -201,7 +274,12 @@ def parse_card(text: str) -> CardPiece:
     match = _CARD_RE.match(upper)
     if not match:
         raise PieceError(
-            f"{raw!r} is not a card: write rank (A 2-10 J Q K) then suit (C D H S), like QH or 10S"
+            say(
+                "piece.not-a-card-name",
+                "{name} is not a card: write rank (A 2-10 J Q K) then suit (C D H S), like QH "
+                "or 10S",
+                name=repr(raw),
+            )
         )
     return Card(RANKS.index(match.group(1)) + 1, match.group(2))
 
@@ -215,7 +293,13 @@ def parse_piece(text: str) -> Piece:
         return parse_domino(raw)
     if raw.upper() == "JK" or _CARD_RE.match(raw.upper()):
         return parse_card(raw)
-    raise PieceError(f"{raw!r} is not a piece name (examples: red-7, joker, 3-8, QH, 10S)")
+    raise PieceError(
+        say(
+            "piece.unknown",
+            "{name} is not a piece name (examples: red-7, joker, 3-8, QH, 10S)",
+            name=repr(raw),
+        )
+    )
 
 
 def piece_kind(piece: Piece) -> PieceKind:

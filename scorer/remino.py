@@ -48,9 +48,17 @@ from scorer.hands import (
     read_racks,
     tied_hand,
 )
+from scorer.messages import Message, names, say, say_n
 from scorer.options import OptionSpec
 from scorer.pieces import Domino, Piece, parse_domino
-from scorer.sets import DOMINO_SETS, check_available, dominoes
+from scorer.sets import (
+    DOMINO_SETS,
+    IN_THESE_MELDS,
+    IN_THIS_MELD,
+    ON_THE_TABLE,
+    check_available,
+    dominoes,
+)
 
 GAME = "remino"
 SETS: tuple[str, ...] = ("double-nine", "double-twelve", "2x-double-six")
@@ -155,63 +163,112 @@ def meld_readings(naturals: Sequence[Domino], jokers: int, top: int) -> list[Rea
     return readings
 
 
-def _suit_word(suit: int) -> str:
-    return f"{suit}s"
-
-
-def meld_reason(naturals: Sequence[Domino], jokers: int, top: int) -> str:
+def meld_reason(naturals: Sequence[Domino], jokers: int, top: int) -> Message:
     """Why ``naturals`` plus ``jokers`` jokers is no meld, in a player's words."""
     size = len(naturals) + jokers
     if size < MIN_RUN:
-        return f"a meld needs at least 3 tiles; this one has {size}"
+        return say(
+            "meld.too-short", "a meld needs at least 3 tiles; this one has {size}", size=size
+        )
     counts = Counter(naturals)
     for tile, count in counts.items():
         if count > 1:
-            return f"a meld cannot use {tile.name} twice (runs and groups need different tiles)"
+            return say(
+                "meld.tile-twice",
+                "a meld cannot use {tile} twice (runs and groups need different tiles)",
+                tile=tile.name,
+            )
     if not naturals:
-        return "no run or group can be made of these jokers"
+        return say("meld.jokers-only", "no run or group can be made of these jokers")
     common = {naturals[0].low, naturals[0].high}
     for tile in naturals[1:]:
         common &= {tile.low, tile.high}
     if common:
         suit = max(common) if len(common) == 1 else min(common)
         if size > top + 1:
-            return (
-                f"a run of {_suit_word(suit)} has at most {top + 1} tiles in this set; "
-                f"this one has {size}"
+            return say(
+                "run.too-long-suit",
+                "a run of {suit}s has at most {most} tiles in this set; this one has {size}",
+                suit=suit,
+                most=top + 1,
+                size=size,
             )
         positions = sorted(run_positions(suit, naturals))
         missing = [p for p in range(positions[0], positions[-1] + 1) if p not in positions]
-        names = ", ".join(Domino(suit, p).name for p in missing)
         if len(missing) > jokers:
-            verb = "is" if len(missing) == 1 else "are"
-            help_ = "no joker" if not jokers else f"only {jokers} joker{'s' if jokers > 1 else ''}"
-            return (
-                f"a run of {_suit_word(suit)} needs consecutive tiles: {names} {verb} missing "
-                f"({help_} to fill the gap)"
+            values = {"suit": suit, "tiles": names(Domino(suit, p).name for p in missing)}
+            values["count"] = len(missing)
+            if not jokers:
+                return say_n(
+                    "run.gap-no-joker",
+                    "a run of {suit}s needs consecutive tiles: {tiles} is missing "
+                    "(no joker to fill the gap)",
+                    "a run of {suit}s needs consecutive tiles: {tiles} are missing "
+                    "(no joker to fill the gap)",
+                    "count",
+                    **values,
+                )
+            help_ = say_n(
+                "run.only-jokers",
+                "only {jokers} joker",
+                "only {jokers} jokers",
+                "jokers",
+                jokers=jokers,
             )
-        return f"a run of {_suit_word(suit)} cannot reach beyond 0 and {top}"
+            return say_n(
+                "run.gap-jokers",
+                "a run of {suit}s needs consecutive tiles: {tiles} is missing "
+                "({help} to fill the gap)",
+                "a run of {suit}s needs consecutive tiles: {tiles} are missing "
+                "({help} to fill the gap)",
+                "count",
+                help=help_,
+                **values,
+            )
+        return say(
+            "run.beyond-ends",
+            "a run of {suit}s cannot reach beyond 0 and {top}",
+            suit=suit,
+            top=top,
+        )
     totals = {tile.pips for tile in naturals}
     if len(totals) == 1:
         total = totals.pop()
         if size > MAX_GROUP:
-            return f"a group has at most 4 tiles; this one has {size}"
+            return say(
+                "group.too-long-dominoes",
+                "a group has at most 4 tiles; this one has {size}",
+                size=size,
+            )
         limit = group_size_limit(total, top)
-        return (
-            f"only {limit} different tile{'s' if limit != 1 else ''} of this set "
-            f"{'have' if limit != 1 else 'has'} {total} pips: too few for a group of {size}"
+        return say_n(
+            "group.too-few-tiles",
+            "only {count} different tile of this set has {total} pips: too few for a group of "
+            "{size}",
+            "only {count} different tiles of this set have {total} pips: too few for a group of "
+            "{size}",
+            "count",
+            count=limit,
+            total=total,
+            size=size,
         )
     first = naturals[0]
     for other in naturals[1:]:
         if not {first.low, first.high} & {other.low, other.high} and first.pips != other.pips:
-            return (
-                f"{first.name} and {other.name} share no number (a run needs one) and have "
-                f"different pip totals, {first.pips} and {other.pips} (a group needs one)"
+            return say(
+                "meld.neither-dominoes",
+                "{a} and {b} share no number (a run needs one) and have different pip totals, "
+                "{a_pips} and {b_pips} (a group needs one)",
+                a=first.name,
+                b=other.name,
+                a_pips=first.pips,
+                b_pips=other.pips,
             )
-    listed = ", ".join(f"{t.name} ({t.pips})" for t in naturals)
-    return (
+    return say(
+        "meld.neither-dominoes-all",
         "no number is on every tile (a run needs one) and the pip totals differ "
-        f"(a group needs one): {listed}"
+        "(a group needs one): {tiles}",
+        tiles=names(f"{t.name} ({t.pips})" for t in naturals),
     )
 
 
@@ -235,10 +292,17 @@ class ReminoRules:
     def is_joker(self, piece: Domino) -> bool:
         return piece in self.jokers
 
-    def _dominoes(self, pieces: Sequence[Piece], where: str) -> list[Domino]:
+    def _dominoes(self, pieces: Sequence[Piece], where: Message) -> list[Domino]:
         for piece in pieces:
             if not isinstance(piece, Domino):
-                raise PieceError(f"{piece.name} is not a domino: Remino is played with dominoes")
+                raise PieceError(
+                    say(
+                        "piece.not-a-domino",
+                        "{piece} is not a domino: {game} is played with dominoes",
+                        piece=piece.name,
+                        game=GAME_TYPE.title,
+                    )
+                )
         check_available(pieces, self.universe, where)
         return list(pieces)  # type: ignore[arg-type]
 
@@ -252,7 +316,7 @@ class ReminoRules:
     # ---- melds ------------------------------------------------------------------------------
 
     def check_meld(self, pieces: Sequence[Piece]) -> MeldVerdict:
-        tiles = self._dominoes(pieces, "in this meld")
+        tiles = self._dominoes(pieces, IN_THIS_MELD)
         naturals, jokers = self._split(tiles)
         readings = meld_readings(naturals, jokers, self.top)
         if not readings:
@@ -262,14 +326,14 @@ class ReminoRules:
         return MeldVerdict(tuple(tiles), True, kind=best.kind, value=best.value, readings=values)
 
     def check_opening(self, melds: Sequence[Sequence[Piece]]) -> OpeningVerdict:
-        self._dominoes([p for meld in melds for p in meld], "in these melds")
+        self._dominoes([p for meld in melds for p in meld], IN_THESE_MELDS)
         verdicts = [self.check_meld(meld) for meld in melds]
         return judge_opening(verdicts, int(self.options["opening"]))
 
     # ---- table ------------------------------------------------------------------------------
 
     def arrange_table(self, pieces: Sequence[Piece]) -> TableVerdict:
-        tiles = self._dominoes(pieces, "on the table")
+        tiles = self._dominoes(pieces, ON_THE_TABLE)
         if not tiles:
             return TableVerdict(True, ())
         naturals, jokers = self._split(tiles)
@@ -278,13 +342,27 @@ class ReminoRules:
         if layout is None:
             stuck = search.stuck_tiles()
             if stuck:  # every one of them, so a player sees all that is wrong at once
-                names = ", ".join(tile.name for tile in stuck)
-                verb = "fits" if len(stuck) == 1 else "fit"
-                reason = f"{names} {verb} in no run or group with the other tiles on the table"
+                reason = say_n(
+                    "table.stuck",
+                    "{tiles} fits in no run or group with the other tiles on the table",
+                    "{tiles} fit in no run or group with the other tiles on the table",
+                    "count",
+                    tiles=names(tile.name for tile in stuck),
+                    count=len(stuck),
+                )
             elif not naturals:
-                reason = f"{jokers} joker{'s' if jokers > 1 else ''} alone cannot form a meld"
+                reason = say_n(
+                    "table.jokers-alone",
+                    "{count} joker alone cannot form a meld",
+                    "{count} jokers alone cannot form a meld",
+                    "count",
+                    count=jokers,
+                )
             else:
-                reason = "these tiles cannot all be laid out as runs and groups at the same time"
+                reason = say(
+                    "table.no-layout-dominoes",
+                    "these tiles cannot all be laid out as runs and groups at the same time",
+                )
             return TableVerdict(False, None, reason)
         spare = sorted(p for p in tiles if self.is_joker(p))
         shown = tuple(
@@ -307,8 +385,15 @@ class ReminoRules:
         for name in players:
             if len(racks[name]) > limit:
                 raise HandError(
-                    f"{name} holds {len(racks[name])} tiles, but with {len(players)} players a "
-                    f"rack can hold at most {limit} (8 dealt plus the whole stock)"
+                    say(
+                        "hand.rack-too-big",
+                        "{name} holds {count} tiles, but with {players} players a rack can hold "
+                        "at most {most} (8 dealt plus the whole stock)",
+                        name=name,
+                        count=len(racks[name]),
+                        players=len(players),
+                        most=limit,
+                    )
                 )
         values = {name: self.rack_value(racks[name]) for name in players}
         details: dict[str, Any] = {"rack_values": dict(values)}

@@ -7,7 +7,14 @@ from collections.abc import Iterable
 
 from meldcam.vocabulary import DOMINO_SETS
 from scorer.errors import HandError
+from scorer.messages import Message, names, say, say_n
 from scorer.pieces import COLOURS, RANKS, SUITS, Card, Domino, Joker, Piece, Tile
+
+# where the pieces are, as check_available's messages say it
+IN_THIS_MELD = say("where.meld", "in this meld")
+IN_THESE_MELDS = say("where.melds", "in these melds")
+ON_THE_TABLE = say("where.table", "on the table")
+IN_THE_TWO_HANDS = say("where.two-hands", "in the two hands")
 
 
 def number_tiles(numbers: int = 13, jokers: int = 2, copies: int = 2) -> Counter[Piece]:
@@ -24,7 +31,14 @@ def number_tiles(numbers: int = 13, jokers: int = 2, copies: int = 2) -> Counter
 def dominoes(set_name: str) -> Counter[Piece]:
     """A named domino set: ``double-six``, ``double-nine``, ``double-twelve``, ``2x-double-six``."""
     if set_name not in DOMINO_SETS:
-        raise HandError(f"unknown domino set {set_name!r}: use one of {', '.join(DOMINO_SETS)}")
+        raise HandError(
+            say(
+                "option.unknown-set",
+                "unknown domino set {name}: use one of {sets}",
+                name=repr(set_name),
+                sets=names(DOMINO_SETS),
+            )
+        )
     top, copies = DOMINO_SETS[set_name]
     return Counter({Domino(a, b): copies for a in range(top + 1) for b in range(a, top + 1)})
 
@@ -34,16 +48,46 @@ def cards() -> Counter[Piece]:
     return Counter({Card(rank, suit): 1 for suit in SUITS for rank in range(1, len(RANKS) + 1)})
 
 
-def check_available(pieces: Iterable[Piece], universe: Counter[Piece], where: str = "") -> None:
-    """Raise HandError when a piece is not in the set or appears more often than it holds."""
+def check_available(
+    pieces: Iterable[Piece], universe: Counter[Piece], where: Message | None = None
+) -> None:
+    """Raise HandError when a piece is not in the set or appears more often than it holds;
+    ``where`` ("in this meld") says where the pieces were."""
     seen = Counter(pieces)
-    context = f" {where}" if where else ""
     for piece, count in seen.items():
         held = universe.get(piece, 0)
         if held == 0:
-            raise HandError(f"{piece.name} is not in this set{context}")
-        if count > held:
-            times = "once" if held == 1 else f"{held} times"
+            if where is None:
+                raise HandError(
+                    say("set.not-in-set", "{piece} is not in this set", piece=piece.name)
+                )
             raise HandError(
-                f"{piece.name} appears {count} times{context}, but the set holds it only {times}"
+                say(
+                    "set.not-in-set-where",
+                    "{piece} is not in this set {where}",
+                    piece=piece.name,
+                    where=where,
+                )
             )
+        if count > held:
+            raise HandError(_too_many(piece, count, held, where))
+
+
+def _too_many(piece: Piece, count: int, held: int, where: Message | None) -> Message:
+    values = {"piece": piece.name, "count": count, "held": held}
+    if where is None:
+        return say_n(
+            "set.too-many",
+            "{piece} appears {count} times, but the set holds it only once",
+            "{piece} appears {count} times, but the set holds it only {held} times",
+            "held",
+            **values,
+        )
+    return say_n(
+        "set.too-many-where",
+        "{piece} appears {count} times {where}, but the set holds it only once",
+        "{piece} appears {count} times {where}, but the set holds it only {held} times",
+        "held",
+        where=where,
+        **values,
+    )

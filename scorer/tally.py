@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scorer.errors import HandError
+from scorer.messages import names as listed
+from scorer.messages import say
 
 
 @dataclass(frozen=True)
@@ -42,16 +44,29 @@ def tally(
     """
     names = tuple(players)
     if len(set(names)) != len(names) or not names:
-        raise HandError("players must be distinct names")
+        raise HandError(say("tally.players-distinct", "players must be distinct names"))
     totals = {name: 0 for name in names}
     running: list[dict[str, int]] = []
     finished = False
     for number, deltas in enumerate(hands, start=1):
         if finished:
-            raise HandError(f"hand {number} comes after the match has ended")
+            raise HandError(
+                say(
+                    "tally.after-the-end",
+                    "hand {number} comes after the match has ended",
+                    number=number,
+                )
+            )
         unknown = set(deltas) - set(names)
         if unknown:
-            raise HandError(f"hand {number} names unknown player(s): {', '.join(sorted(unknown))}")
+            raise HandError(
+                say(
+                    "tally.unknown-players",
+                    "hand {number} names unknown player(s): {names}",
+                    number=number,
+                    names=listed(sorted(unknown)),
+                )
+            )
         for name, points in deltas.items():
             totals[name] += int(points)
         running.append(dict(totals))

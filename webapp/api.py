@@ -29,7 +29,7 @@ from scorer import api as scorer_api
 from scorer.errors import MeldcamError
 from webapp import bounds, idempotency, matches, photos, workers
 from webapp.db import Game, reading, transaction
-from webapp.i18n import error_json, lazy_gettext, localise_answer
+from webapp.i18n import error_json, lazy_gettext, localise
 from webapp.idempotency import Answer
 
 bp = Blueprint("api", __name__)
@@ -217,8 +217,10 @@ def check() -> Response:
     if not isinstance(opening, bool):
         raise ApiError(lazy_gettext("opening must be true or false"), 400)
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
-    answer = scorer_api.check(body["game"], body.get("options"), melds, opening=opening)
-    return jsonify(localise_answer(answer))
+    answer = scorer_api.check(
+        body["game"], body.get("options"), melds, opening=opening, translate=localise
+    )
+    return jsonify(answer)
 
 
 @bp.post("/table")
@@ -226,7 +228,7 @@ def table() -> Response:
     body = json_object()
     pieces = pieces_list(_field(body, "pieces"), lazy_gettext("pieces"))
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
-    return jsonify(localise_answer(scorer_api.table(body["game"], body.get("options"), pieces)))
+    return jsonify(scorer_api.table(body["game"], body.get("options"), pieces, translate=localise))
 
 
 # a hint's answer time: past it the best move found so far, marked "exact": false (issue 26)
@@ -241,9 +243,9 @@ def hint() -> Response:
     position = _bounded(_field(body, "position"))
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
     budget = current_app.config.get("HINT_BUDGET_S", HINT_BUDGET_S)
-    answer = scorer_api.hint(body["game"], body.get("options"), position, budget)
+    answer = scorer_api.hint(body["game"], body.get("options"), position, budget, localise)
     answer.setdefault("exact", True)
-    return jsonify(localise_answer(answer))
+    return jsonify(answer)
 
 
 @bp.post("/score")
@@ -251,7 +253,7 @@ def score() -> Response:
     body = json_object()
     hand = _bounded(_field(body, "hand"))
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
-    return jsonify(localise_answer(matches.score_hand(body["game"], body.get("options"), hand)))
+    return jsonify(matches.score_hand(body["game"], body.get("options"), hand))
 
 
 @bp.get("/catalogue")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -138,3 +140,23 @@ def pseudo_catalogs(out: Path, language: str) -> None:
 
 def _wrap(text: str) -> str:
     return f"{PSEUDO_OPEN}{text}{PSEUDO_CLOSE}"
+
+
+_BRACKETED = re.compile(f"{PSEUDO_OPEN}[^{PSEUDO_OPEN}{PSEUDO_CLOSE}]*{PSEUDO_CLOSE}")
+# what a text may show outside the catalog: piece names (codes, the same in every language) and
+# links; the words a caller allows (player names, the brand, the languages' own names)
+_PIECE = re.compile(r"\b(?:(?:red|orange|blue|black)-\d+|joker|\d+-\d+|(?:10|[2-9AJQK])[CDHS])\b")
+_LINK = re.compile(r"https?://\S+|/[\w/.?=&-]+")
+
+
+def outside_catalog(text: str, allowed: Iterable[str] = ()) -> str:
+    """The words of ``text`` (shown under the pseudo-translation) that no catalog text gave:
+    the bracketed parts, piece names, links, numbers and the ``allowed`` words taken out."""
+    while True:
+        shorter = _BRACKETED.sub(" ", text)
+        if shorter == text:
+            break
+        text = shorter
+    text = _LINK.sub(" ", _PIECE.sub(" ", text))
+    words = set(allowed)
+    return " ".join(w for w in re.findall(r"[^\W\d_]+", text) if w not in words)

@@ -123,46 +123,13 @@ def error_json(text: Text | Exception, clip: Callable[[str], str]) -> dict[str, 
     return {"error": clip(english(text)), "error_text": clip(localise(text))}
 
 
-def localise_answer(answer: Any) -> Any:
-    """The scorer's JSON answer with ``reason_text`` beside each ``reason`` (and ``note_text``
-    beside a hint's ``note``): the scorer's English, translated. The answer's ``_messages``
-    (reason text -> Message, from ``scorer.api``) say which message each reason came from."""
-    messages: dict[str, Message] = {}
-    if isinstance(answer, dict):
-        messages = answer.pop("_messages", {}) or {}
-
-    def walk(value: Any) -> Any:
-        if isinstance(value, dict):
-            out = {key: walk(item) for key, item in value.items()}
-            for key in ("reason", "note"):
-                text = value.get(key)
-                if isinstance(text, str):
-                    found = messages.get(text)
-                    out[f"{key}_text"] = localise(found) if found else localise_plain(text)
-                    if found is not None:
-                        out[f"{key}_id"] = found.code
-            return out
-        if isinstance(value, list):
-            return [walk(item) for item in value]
-        return value
-
-    return walk(answer)
-
-
-def localise_plain(text: str) -> str:
-    """An English text with no Message behind it, through the catalog (itself if missing)."""
-    return gettext(text) if text else text
-
-
 # -- the page scripts' texts -------------------------------------------------------------------
 
 
 def _js_translations(language: str) -> Translations:
     cache: dict[str, Translations] = current_app.extensions.setdefault("meldcam_js", {})
     if language not in cache:
-        found: Translations = Translations.load(
-            str(_translations_dir()), [language], domain="js"
-        )
+        found: Translations = Translations.load(str(_translations_dir()), [language], domain="js")
         cache[language] = found
     return cache[language]
 
@@ -214,7 +181,6 @@ def init_i18n(app: Flask) -> None:
             "current_language": current_language,
             "js_catalog": js_catalog,
         }
-
 
 
 # -- the games as the players know them ------------------------------------------------------

@@ -1,10 +1,13 @@
-"""A Babel extractor for the texts the scorer describes its games with: titles, option help,
-presets and choices (data, not calls, so the Python extractor does not see them)."""
+"""A Babel extractor for scorer/games.py: its own messages, and the texts the scorer describes its
+games with: titles, option help, presets and choices (data, not calls, so the Python extractor
+alone does not see them)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import IO, Any
+
+from babel.messages.extract import extract_python
 
 
 def catalogue_texts() -> list[tuple[str, str]]:
@@ -29,6 +32,8 @@ def catalogue_texts() -> list[tuple[str, str]]:
 
 def extract_catalogue(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
-) -> Iterator[tuple[int, str, str, list[str]]]:
+) -> Iterator[tuple[int, str, Any, list[str]]]:
+    """The file's own messages (as the Python extractor reads them), then the catalogue's."""
+    yield from extract_python(fileobj, keywords, comment_tags, options)
     for text, where in catalogue_texts():
         yield 1, "gettext", text, [where]

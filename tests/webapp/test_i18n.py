@@ -11,6 +11,7 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 import pytest
 from babel.messages.pofile import read_po
@@ -23,16 +24,9 @@ from webapp.i18n import LANGUAGES, PLURAL_FOLD, PLURAL_TABLE
 PSEUDO = "eo"  # a locale Babel knows and meldcam does not offer: the pseudo-translation's
 PLAYERS = ["Ana", "Ben"]
 HAND = {"players": PLAYERS, "winner": "Ana", "racks": {"Ana": [], "Ben": ["red-5", "blue-10"]}}
-BRACKETED = re.compile(
-    f"{catalogs.PSEUDO_OPEN}[^{catalogs.PSEUDO_OPEN}{catalogs.PSEUDO_CLOSE}]*"
-    f"{catalogs.PSEUDO_CLOSE}"
-)
-# what a page may show untranslated: the brand, the languages' own names (each in itself),
-# the players' names, piece names and links (checked below as words)
+# words a page may show untranslated: the brand, the languages' names (each in itself), players
 ALLOWED_WORDS = {"meldcam", *LANGUAGES.values(), *map(str.upper, LANGUAGES), "Pseudo", "EO"}
 ALLOWED_WORDS |= set(PLAYERS)
-PIECE = re.compile(r"\b(?:(?:red|orange|blue|black)-\d+|joker|\d+-\d+|(?:10|[2-9AJQK])[CDHS])\b")
-URL = re.compile(r"https?://\S+|/[\w/.?=&-]+")
 
 
 # ---- catalogs --------------------------------------------------------------------------------
@@ -142,7 +136,7 @@ def test_api_keeps_english_and_adds_the_asked_language(client: FlaskClient):
     ).json
     meld = answer["melds"][0]
     assert meld["reason"] == "a meld needs at least 3 tiles; this one has 2"
-    assert "reason_text" in meld
+    assert meld["reason_text"] != meld["reason"] and "kost" in meld["reason_text"]
     error = client.get("/api/games/nope", headers={"Accept-Language": "pl"}).json
     assert error["error"] == "no game with this link: check the address"
     assert error["error_text"] == "nie ma gry pod tym linkiem: sprawdź adres"
@@ -188,16 +182,8 @@ class _Visible(HTMLParser):
 
 
 def untranslated(text: str) -> str:
-    """What is left of ``text`` once the bracketed (translated) parts, names, pieces, links and
-    numbers are taken out: it should hold no letter."""
-    while True:
-        shorter = BRACKETED.sub(" ", text)
-        if shorter == text:
-            break
-        text = shorter
-    text = URL.sub(" ", PIECE.sub(" ", text))
-    words = [w for w in re.findall(r"[^\W\d_]+", text) if w not in ALLOWED_WORDS]
-    return " ".join(words)
+    """What of ``text`` skipped the catalog (see ``catalogs.outside_catalog``)."""
+    return catalogs.outside_catalog(text, ALLOWED_WORDS)
 
 
 def check_page(html: str, where: str) -> None:
@@ -262,6 +248,16 @@ def test_every_page_in_the_pseudo_translation_is_all_catalog(pseudo_app: Flask):
         assert response.status_code == 200, (name, response.status_code)
         check_page(response.text, name)
     check_page(viewer.get(f"/g/{game_id}").text, "game as a viewer")
+    # a player's own phone, joined by its seat link (issue 27)
+    seat_links = client.get(
+        f"/api/games/{gin['id']}/seats", headers={"X-Edit-Token": gin["edit_token"]}
+    ).json
+    seated = pseudo_app.test_client()
+    seated.get(f"/?lang={PSEUDO}")
+    joined = seated.get(urlsplit(seat_links[1]["link"]).path)
+    assert joined.status_code == 302, joined.status_code
+    check_page(seated.get(f"/g/{gin['id']}").text, "a seated player's phone")
+    check_page(seated.get(f"/g/{gin['id']}/join/not-a-seat").text, "a wrong seat link")
     # a finished match, and the error pages
     client.post(
         f"/g/{game_id}/hands", data={"csrf_token": token.group(1), "hand": json.dumps(hand)}
@@ -273,6 +269,10 @@ def test_every_page_in_the_pseudo_translation_is_all_catalog(pseudo_app: Flask):
         "403": viewer.get(f"/g/{game_id}/hand"),
         "400 form": client.post("/games", data={**form, "player-1": ""}),
         "400 expired form": client.post("/games", data={"game": "remik"}),
+        "400 bad hand": client.post(
+            f"/g/{gin['id']}/hands", data={"csrf_token": token.group(1), "hand": "{}"}
+        ),
+        "400 bad option": viewer.get("/check?game=remino&set=double-seven"),
         "405": viewer.post("/check"),
     }
     for name, response in errors.items():
@@ -293,8 +293,26 @@ def test_every_api_error_in_the_pseudo_translation_is_all_catalog(pseudo_app: Fl
             "/api/check", query_string=asked, data="{", content_type="application/json"
         ),
         "missing field": lambda: post("/api/check", query_string=asked, json={"melds": []}),
+        "unknown game": lambda: post(
+            "/api/check", query_string=asked, json={"game": "nope", "melds": [["red-1"]]}
+        ),
+        "no melds": lambda: post(
+            "/api/check", query_string=asked, json={"game": "rummikub", "melds": []}
+        ),
+        "bad piece": lambda: post(
+            "/api/check", query_string=asked, json={"game": "rummikub", "melds": [["red-99"]]}
+        ),
+        "not a card": lambda: post(
+            "/api/table", query_string=asked, json={"game": "gin", "pieces": ["red-1"]}
+        ),
         "melds not a list": lambda: post(
             "/api/check", query_string=asked, json={"game": "rummikub", "melds": 3}
+        ),
+        "bad option": lambda: post(
+            "/api/pieces", query_string=asked, json={"game": "remik", "options": {"numbers": 15}}
+        ),
+        "unknown option": lambda: post(
+            "/api/pieces", query_string=asked, json={"game": "remik", "options": {"x": 1}}
         ),
         "too few players": lambda: post(
             "/api/games", query_string=asked, json={"game": "gin", "players": ["Ana"]}
@@ -303,6 +321,15 @@ def test_every_api_error_in_the_pseudo_translation_is_all_catalog(pseudo_app: Fl
             "/api/games", query_string=asked, json={"game": "gin", "players": ["Ana", "ana"]}
         ),
         "no edit token": lambda: post(f"/api/games/{gid}/hands", query_string=asked, json=HAND),
+        "unknown winner": lambda: post(
+            f"/api/games/{gid}/hands", query_string=asked, json={"winner": "Zed"}, headers=edit
+        ),
+        "empty rack": lambda: post(
+            f"/api/games/{gid}/hands",
+            query_string=asked,
+            json={**HAND, "racks": {"Ana": [], "Ben": []}},
+            headers=edit,
+        ),
         "nothing to undo": lambda: client.delete(
             f"/api/games/{gid}/hands/last", query_string=asked, headers=edit
         ),
@@ -317,6 +344,9 @@ def test_every_api_error_in_the_pseudo_translation_is_all_catalog(pseudo_app: Fl
             "/api/recognise",
             query_string=asked,
             data={"kind": "tiles", "photo": (io.BytesIO(b"hello"), "x.jpg")},
+        ),
+        "bad score": lambda: post(
+            "/api/score", query_string=asked, json={"game": "gin", "hand": {"knocker": "Ana"}}
         ),
         "unknown route": lambda: get("/api/nothing", query_string=asked),
         "wrong method": lambda: get("/api/check", query_string=asked),
@@ -333,3 +363,37 @@ def test_every_api_error_in_the_pseudo_translation_is_all_catalog(pseudo_app: Fl
 def _unquoted(text: str) -> str:
     """An error message without the parts it quotes from the request."""
     return re.sub(r"'[^']*'|\"[^\"]*\"", " ", text)
+
+
+def test_verdicts_in_the_pseudo_translation(pseudo_app: Flask):
+    client = pseudo_app.test_client()
+    answers = [
+        client.post(
+            "/api/check",
+            json={"game": g, "melds": [m], "opening": True},
+            query_string={"lang": PSEUDO},
+        ).json
+        for g, m in [
+            ("rummikub", ["red-1", "blue-2", "red-3"]),
+            ("remik", ["red-1", "red-2", "red-3"]),  # a legal run, too small to open
+            ("remino", ["3-8", "4-8", "6-8"]),
+            ("domino-gin", ["3-3", "3-4"]),
+            ("gin", ["AH", "2H", "4H"]),
+        ]
+    ]
+    for answer in answers:
+        for meld in answer["melds"]:
+            if meld["valid"]:
+                assert "reason_text" not in meld, meld
+                continue
+            assert meld["reason_text"].startswith(catalogs.PSEUDO_OPEN), meld
+            assert not untranslated(meld["reason_text"]), meld
+            assert meld["reason_id"] and catalogs.PSEUDO_OPEN not in meld["reason"], meld
+        if answer["opening"] and answer["opening"].get("reason"):
+            assert answer["opening"]["reason_text"].startswith(catalogs.PSEUDO_OPEN), answer
+    table = client.post(
+        "/api/table",
+        json={"game": "rummikub", "pieces": ["red-1", "blue-9"]},
+        query_string={"lang": PSEUDO},
+    ).json
+    assert table["reason_text"].startswith(catalogs.PSEUDO_OPEN), table

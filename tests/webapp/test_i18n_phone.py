@@ -21,12 +21,17 @@ from typing import Any
 import pytest
 
 from webapp import catalogs
+from webapp.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = ROOT / "test-output" / "webapp"
 PHONE = {"width": 390, "height": 844}
 IN_CI = os.environ.get("CI") == "true"
+PSEUDO = "eo"
+# what the scripts may write outside the catalog: the brand, the languages' names, the players
+ALLOWED = {"meldcam", *LANGUAGES, *map(str.upper, LANGUAGES), *LANGUAGES.values(), "Pseudo"}
+ALLOWED |= {"EO", "Ania", "Bartek"}
 
 if IN_CI:
     import playwright.sync_api as playwright_api
@@ -76,6 +81,32 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     http = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
+    try:
+        yield f"http://127.0.0.1:{http.server_port}"
+    finally:
+        http.shutdown()
+
+
+@pytest.fixture(scope="module")
+def pseudo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app with a pseudo-translation (every catalog text between ⟦ ⟧) as language "eo"."""
+    from werkzeug.serving import make_server
+
+    from webapp import create_app
+
+    pseudo = tmp_path_factory.mktemp("pseudo")
+    catalogs.pseudo_catalogs(pseudo, PSEUDO)
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(tmp_path_factory.mktemp("instance")),
+            "RECOGNISER_FACTORY": StandIn,
+            "BABEL_TRANSLATION_DIRECTORIES": str(pseudo),
+            "I18N_DIRECTORY": str(pseudo),
+            "LANGUAGES": {**LANGUAGES, PSEUDO: "Pseudo"},
+        }
+    )
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=http.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{http.server_port}"
     finally:
@@ -223,6 +254,7 @@ def test_dispute_flow_in_polish_and_the_switcher_keeps_the_game_and_melds(
     judged_after(page, before)
     reason = board.locator(".meld-verdict").first
     expect(reason).to_contain_text("✗")
+    expect(reason).not_to_contain_text("runs need")
     expect(verdict).to_contain_text("Tych 3 kostek nie da się wyłożyć")
     shot(page, "pl-5-dispute")
     # another game, then another language: the game (in the address) and the melds stay
@@ -240,3 +272,46 @@ def test_dispute_flow_in_polish_and_the_switcher_keeps_the_game_and_melds(
     expect(board.locator(".meld .chip[data-piece]")).to_have_count(3)
     expect(page.locator("#game-select")).to_have_value("rummikub")
     shot(page, "pl-6-dispute-back")
+
+
+SHOWN = """() => {
+  const texts = [document.body.innerText];
+  for (const n of document.querySelectorAll('[aria-label], [title], [alt], [placeholder]')) {
+    for (const a of ['aria-label', 'title', 'alt', 'placeholder']) {
+      if (n.getAttribute(a)) texts.push(n.getAttribute(a));
+    }
+  }
+  return texts.join(' \\n ');
+}"""
+
+
+def test_what_the_scripts_write_is_all_catalog(phone: Any, pseudo_server: str, photo: Path) -> None:
+    """Under the pseudo-translation, the texts the page scripts write (status lines, verdicts,
+    the picker, the preview of a hand, labels) are all from the catalog too."""
+    page = phone
+    page.goto(pseudo_server + f"/check?game=remik&lang={PSEUDO}")
+    board = page.locator("#board")
+    upload(page, board, photo)
+    board.locator(".meld .chip[data-index='2']").click()
+    expect(page.locator("#picker")).to_be_visible()
+    left = catalogs.outside_catalog(page.evaluate(SHOWN), ALLOWED)
+    assert not left, f"the check page's picker wrote outside the catalog: {left!r}"
+    before = page.evaluate("document.body.dataset.judged || null")
+    page.locator("#picker-pieces [data-piece='blue-7']").click()
+    judged_after(page, before)
+    page.locator("#opening").check()
+    page.wait_for_function("() => !document.getElementById('opening-verdict').hidden")
+    left = catalogs.outside_catalog(page.evaluate(SHOWN), ALLOWED)
+    assert not left, f"the check page wrote outside the catalog: {left!r}"
+    shot(page, "pseudo-check")
+    game = call(
+        pseudo_server, "POST", "/api/games", {"game": "remik", "players": ["Ania", "Bartek"]}
+    )
+    page.goto(game["links"]["edit"])
+    page.goto(pseudo_server + f"/g/{game['id']}/hand")
+    page.select_option("#winner", "Ania")
+    upload(page, page.locator(".player-board[data-player='Bartek']"), photo)
+    expect(page.locator("#preview-result .outcome")).to_be_visible()
+    left = catalogs.outside_catalog(page.evaluate(SHOWN), ALLOWED)
+    assert not left, f"the end-of-hand page wrote outside the catalog: {left!r}"
+    shot(page, "pseudo-hand")
