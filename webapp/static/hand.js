@@ -182,7 +182,7 @@
   if (setup.live && window.EventSource) {
     const taken = new Map();
     const clock = (iso) => new Date(iso.endsWith("Z") || iso.includes("+") ? iso : iso + "Z")
-      .toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+      .toLocaleTimeString(I18n.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
     const takeRacks = async () => {
       let data;
       try {
