@@ -99,11 +99,19 @@ def say_n(code: str, singular: str, plural: str, by: str, /, **params: Any) -> M
     return Message(code, singular, params, plural, by)
 
 
+class _Together(Message):
+    """Several messages as one: nothing of its own to translate, each part is said."""
+
+    def render(self, gettext: Gettext = _same, ngettext: Ngettext = _english_plural) -> str:
+        parts: Joined = self.params["parts"]
+        return parts.render(gettext, ngettext)
+
+
 def joined(parts: Sequence[Message], separator: str) -> Message:
     """One message made of several (an opening's problems, each said); its code is the parts'
     codes joined with "+"."""
     code = "+".join(part.code for part in parts)
-    return Message(code, "{parts}", {"parts": Joined(tuple(parts), separator)})
+    return _Together(code, "{parts}", {"parts": Joined(tuple(parts), separator)})
 
 
 def names(items: Iterable[Any]) -> str:
