@@ -57,7 +57,7 @@ from datasets.tiles_synth import (
 from meldcam.vocabulary import CARD_JOKER as JOKER
 from meldcam.vocabulary import CARD_RANKS as RANKS
 from meldcam.vocabulary import CARD_SUITS as SUITS
-from meldcam.vocabulary import card_name
+from meldcam.vocabulary import INDEX_LETTERS, card_name
 
 CORNER_MIN_VISIBLE = 0.9
 CARD_MIN_VISIBLE = 0.5
@@ -172,6 +172,8 @@ class DeckStyle:
     # width as a share of the pattern's step, and how many steps span the card (0: not this back).
     back_line: float = 0.0
     back_cells: float = 0.0
+    # Look 6: the courts' and the ace's index letters in the deck's language (INDEX_LETTERS).
+    index_letters: str = "en"
 
 
 FLAT_THREE = "\u01b7"  # capital ezh: a 3 with a flat top bar
@@ -238,13 +240,17 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
 FINE_BACKS = ("fine_lattice", "fine_rings", "fine_checks")
 
 
-def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
+def random_style(
+    rng: np.random.Generator, look: int = 1, letter_sets: tuple[str, ...] = tuple(INDEX_LETTERS)
+) -> DeckStyle:
     """One deck's printing. ``look=2``: more rank fonts and jittered lettering (the draws of
     look 1 are unchanged, so its seeds render as before); ``look=3``: look 2, and half the
     decks print their 3 flat-topped; ``look=4``: look 2 (a quarter of the decks with flat 3s),
     pips larger and nearer the indices, busy court art and finely patterned backs; ``look=5``:
     look 4, and most decks' backs printed as real decks' are (coloured diamonds between white
-    lines)."""
+    lines); ``look=6``: look 5, the index letters of a deck language drawn from ``letter_sets``
+    (Polish W D K A, German B D K A, French V D R A, English), and a fifth of the decks with
+    dark faces and light inks."""
     red = (int(rng.uniform(170, 225)), int(rng.uniform(10, 45)), int(rng.uniform(25, 60)))
     black = tuple(int(v) for v in rng.uniform(10, 45, 3))
     if rng.random() < 0.2:  # four-colour deck: clubs green, diamonds blue (or orange)
@@ -297,7 +303,7 @@ def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
         }
         if rng.random() < 0.7:
             lettering["back_pattern"] = FINE_BACKS[int(rng.integers(0, len(FINE_BACKS)))]
-    if look == 5 and rng.random() < 0.75:
+    if look >= 5 and rng.random() < 0.75:
         if rng.random() < 0.6:
             back = (int(rng.uniform(180, 235)), int(rng.uniform(20, 60)), int(rng.uniform(40, 110)))
         else:
@@ -308,7 +314,21 @@ def random_style(rng: np.random.Generator, look: int = 1) -> DeckStyle:
             "back_line": float(rng.uniform(0.25, 0.5)),
             "back_cells": float(rng.uniform(10, 24)),
         }
+    if look >= 6:
+        lettering["index_letters"] = letter_sets[int(rng.integers(0, len(letter_sets)))]
+        if rng.random() < 0.2:
+            lettering |= _dark_face(rng)
     return replace(style, **lettering) if lettering else style
+
+
+def _dark_face(rng: np.random.Generator) -> dict[str, object]:
+    """A dark deck's face (black or deep-coloured stock) printed in light inks."""
+    stock = tuple(int(v) for v in rng.uniform(10, 45, 3))
+    light = tuple(int(v) for v in rng.uniform(215, 250, 3))
+    red = (int(rng.uniform(225, 255)), int(rng.uniform(70, 140)), int(rng.uniform(70, 130)))
+    gold = (int(rng.uniform(200, 235)), int(rng.uniform(165, 200)), int(rng.uniform(70, 110)))
+    warm = red if rng.random() < 0.7 else gold
+    return {"stock": stock, "inks": (light, warm, warm, light), "joker_ink": warm}
 
 
 # ------------------------------------------------------------------------------ card faces
@@ -375,6 +395,7 @@ def index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
         ink = (*style.inks[SUITS.index(suit)], 255)
         if rank == "3" and style.flat_three:
             rank = FLAT_THREE
+        rank = INDEX_LETTERS[style.index_letters].get(rank, rank)
         font = _font(style.rank_font, int(text_h * 1.3))
         img = Image.new("RGBA", (text_h * 3, text_h * 3), (0, 0, 0, 0))
         draw = ImageDraw.Draw(img)
@@ -540,8 +561,9 @@ def _draw_centre(
         if style.busy_court:
             _busy_art(rng, draw, (fx0, fy0, fx1, mid), [*palette, tuple(style.inks[3])])
         font = _font(style.rank_font, int((fx1 - fx0) * 0.45))
+        letter = INDEX_LETTERS[style.index_letters][rank]
         draw.text(
-            ((fx0 + fx1) / 2, fy0 + (mid - fy0) * 0.55), rank, fill=ink, font=font, anchor="mm"
+            ((fx0 + fx1) / 2, fy0 + (mid - fy0) * 0.55), letter, fill=ink, font=font, anchor="mm"
         )
         pip = _suit_stamp(style, suit, int((fx1 - fx0) * 0.22))
         img.alpha_composite(pip, (fx0 + 4, mid - pip.height - 2))
@@ -935,11 +957,17 @@ def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> 
     return [cards[i] for i in rng.permutation(len(cards))]
 
 
-def render_scene(seed: int, size: tuple[int, int] | None = None, look: int = 1) -> CardScene:
+def render_scene(
+    seed: int,
+    size: tuple[int, int] | None = None,
+    look: int = 1,
+    letter_sets: tuple[str, ...] = tuple(INDEX_LETTERS),
+) -> CardScene:
     """A BGR photo of cards on a table and its labels, all from one seed. ``look=2``: decks
     printed in more fonts with jittered lettering; ``look=3``: and flat-topped 3s;
     ``look=4``: pips near the indices, busy court art, fine backs (``random_style``);
-    ``look=5``: look 4 with real decks' diamond backs and hands lying face down."""
+    ``look=5``: look 4 with real decks' diamond backs and hands lying face down; ``look=6``:
+    look 5 with decks in other languages' index letters (from ``letter_sets``) and dark faces."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
@@ -947,10 +975,10 @@ def render_scene(seed: int, size: tuple[int, int] | None = None, look: int = 1) 
     pad = int(0.15 * max(w, h))  # draw larger, then crop: cards may leave the photo
     big_w, big_h = w + 2 * pad, h + 2 * pad
     canvas = background(rng, big_h, big_w)
-    styles = [random_style(rng, look) for _ in range(2 if rng.random() < 0.15 else 1)]
+    styles = [random_style(rng, look, letter_sets) for _ in range(2 if rng.random() < 0.15 else 1)]
     card_w = int(rng.uniform(0.065, 0.17) * max(w, h))
     deck = shuffled_deck(rng, decks=1 if rng.random() < 0.6 else 2, jokers=int(rng.integers(0, 5)))
-    items = _scene_layout(rng, deck, w, h, card_w, styles[0].aspect, face_down_hands=look == 5)
+    items = _scene_layout(rng, deck, w, h, card_w, styles[0].aspect, face_down_hands=look >= 5)
     items = [
         Placement(p.cx + pad, p.cy + pad, p.angle, p.label)
         if isinstance(p, Placement)

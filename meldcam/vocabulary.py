@@ -54,6 +54,16 @@ def card_name(rank: str, suit: str) -> str:
     return f"{rank}{suit}"
 
 
+# The letters decks print in the corner indices of the courts and the ace, by the deck's
+# language; a card's name keeps the English rank whatever its deck prints (a Polish "W" is a J).
+INDEX_LETTERS: dict[str, dict[str, str]] = {
+    "en": {"J": "J", "Q": "Q", "K": "K", "A": "A"},
+    "pl": {"J": "W", "Q": "D", "K": "K", "A": "A"},  # walet, dama, król, as
+    "de": {"J": "B", "Q": "D", "K": "K", "A": "A"},  # Bube, Dame, König, As
+    "fr": {"J": "V", "Q": "D", "K": "R", "A": "A"},  # valet, dame, roi, as
+}
+
+
 # --- piece kinds -------------------------------------------------------------------------------
 
 # A game's piece kind (``scorer.game.GameType.piece_kind``) and the recogniser that reads it.

@@ -285,11 +285,12 @@ def rendered_card_scene(scene: SyntheticScene):
     """The generated card scene re-rendered from its seed (``datasets.cards_synth.CardScene``).
 
     The scene file keeps its seed, not its look: each look is re-rendered until one gives the
-    stored corners (look 1 first, the detector's scenes; then the reader's looks 2-5)."""
+    stored corners (look 1 first, the detector's scenes; then the reader's looks 2-6; a look-6
+    scene rendered for some index letter sets re-renders with all of them to the same cards)."""
     from datasets.cards_synth import render_scene
 
     stored = Counter(label for label, _box in scene.pieces)
-    for look in (1, 2, 3, 4, 5):
+    for look in (1, 2, 3, 4, 5, 6):
         rendered = render_scene(scene.seed, look=look)
         height, width = rendered.image.shape[:2]
         corners = Counter(label for label, _box in rendered.corner_labels())

@@ -133,6 +133,22 @@ def render_cards_backs(seed: int):
     return scene.image, scene.corner_labels()
 
 
+def render_cards_letters(seed: int, letter_sets: str = ""):
+    """Look 5 with decks in other languages' index letters and dark faces (``look=6``);
+    ``letter_sets`` ("pl,de", as a renderer's ``@ARG``) limits the languages drawn, for a
+    leave-one-letter-set-out measurement (default: every set of ``INDEX_LETTERS``). Not yet in
+    the shipped recipe: its reader was trained without it."""
+    from datasets.cards_synth import render_scene
+    from meldcam.vocabulary import INDEX_LETTERS
+
+    sets = tuple(letter_sets.split(",")) if letter_sets else tuple(INDEX_LETTERS)
+    unknown = set(sets) - set(INDEX_LETTERS)
+    if unknown:
+        raise ValueError(f"unknown index letter sets: {', '.join(sorted(unknown))}")
+    scene = render_scene(seed, look=6, letter_sets=sets)
+    return scene.image, scene.corner_labels()
+
+
 @dataclass(frozen=True)
 class KindRecipe:
     """One kind's models (names, sizes, the reader's hard negatives) and what trains them."""

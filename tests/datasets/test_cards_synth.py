@@ -26,6 +26,7 @@ from datasets.cards_synth import (
     render_test_layout,
     shuffled_deck,
 )
+from meldcam.vocabulary import INDEX_LETTERS
 from scorer.pieces import parse_card
 
 TEN_CARDS = ["AH", "2C", "3D", "4S", "5H", "6C", "7D", "8S", "9H", "10C"]
@@ -277,3 +278,29 @@ def test_look_5_prints_real_diamond_backs_and_lays_hands_face_down():
         for look in (4, 5)
     ]
     assert face_down[1] > face_down[0] + 6
+
+
+def test_look_6_prints_other_languages_index_letters_and_dark_faces_over_look_5():
+    """Look 5's decks, each with the index letters of one deck language and a fifth with dark
+    faces; the labels keep the English ranks whatever the deck prints."""
+    look5 = [random_style(np.random.default_rng(seed), look=5) for seed in range(100)]
+    look6 = [random_style(np.random.default_rng(seed), look=6) for seed in range(100)]
+    assert {s.index_letters for s in look5} == {"en"}
+    assert {s.index_letters for s in look6} == set(INDEX_LETTERS)
+    dark = [s for s in look6 if max(s.stock) < 60]
+    assert 8 <= len(dark) <= 35
+    assert all(min(s.inks[0]) > 200 for s in dark)  # light ink on the dark face
+    for five, six in zip(look5, look6, strict=True):  # the same deck otherwise
+        if six not in dark:
+            assert replace(six, index_letters="en") == five
+    only_german = [random_style(np.random.default_rng(s), 6, ("de",)) for s in range(10)]
+    assert {s.index_letters for s in only_german} == {"de"}
+    # The court and ace letters change; the numbers do not.
+    english = replace(look6[0], index_letters="en")
+    polish = replace(english, index_letters="pl")
+    for label, changes in (("JH", True), ("QS", True), ("KD", False), ("7C", False)):
+        en, pl = (np.asarray(index_stamp(style, label, 200)) for style in (english, polish))
+        differ = en.shape != pl.shape or np.abs(en.astype(int) - pl).mean() > 1
+        assert bool(differ) == changes, label
+    scene = render_scene(5, size=(480, 360), look=6, letter_sets=("pl",))
+    assert scene.cards and {card.label for card in scene.cards} <= set(all_labels())
