@@ -245,7 +245,7 @@ def test_dispute_flow_in_polish_and_the_switcher_keeps_the_game_and_melds(
     upload(page, board, photo)
     verdict = page.locator("#table-verdict")
     expect(verdict).to_contain_text("Wszystkie 3 kostki można wyłożyć")
-    expect(board.locator(".meld-verdict").first).to_contain_text("✓ poprawna seria, wartość 18")
+    expect(board.locator(".meld-verdict").first).to_contain_text("✓ poprawny układ: seria, wartość 18")
     # correct red 7 to blue 7: the meld breaks, and the scorer says why, in Polish
     board.locator(".meld .chip[data-index='2']").click()
     expect(page.locator("#picker-title")).to_contain_text("Kostka 3 to może czerwona 7. Czy tak?")
