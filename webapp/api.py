@@ -56,7 +56,7 @@ def _busy(error: photos.Busy) -> tuple[Response, int]:
 
 @bp.errorhandler(workers.QueueUnavailable)
 def _no_reader(error: workers.QueueUnavailable) -> tuple[Response, int]:
-    response = jsonify({"error": str(error)})
+    response = jsonify(error_json(error, bounds.clip))
     response.headers["Retry-After"] = str(error.retry_after)
     return response, 503
 

@@ -20,6 +20,7 @@ from typing import Any
 from flask import Flask
 
 from vision.jobs import QUEUE_NAME, recognise_job
+from webapp.i18n import lazy_gettext
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ DEFAULTS = {
 class QueueUnavailable(RuntimeError):
     """No worker can take the photo now (503 with ``Retry-After``)."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
+    def __init__(self, message: Any, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
 
@@ -59,12 +60,17 @@ class RecognitionQueue:
         try:
             if Worker.count(queue=self.queue) == 0:
                 raise QueueUnavailable(
-                    "no photo reader is running: enter the pieces by tapping, or try again later",
+                    lazy_gettext(
+                        "no photo reader is running: enter the pieces by tapping, "
+                        "or try again later"
+                    ),
                     self.retry_after,
                 )
             if self.queue.count >= self.limit:
                 raise QueueUnavailable(
-                    "the photo readers are busy with other photos: try again in a few seconds",
+                    lazy_gettext(
+                        "the photo readers are busy with other photos: try again in a few seconds"
+                    ),
                     self.retry_after,
                 )
             job = self.queue.enqueue(
@@ -81,18 +87,22 @@ class RecognitionQueue:
         except RedisError as error:
             log.error("recognition queue unreachable: %s", error)
             raise QueueUnavailable(
-                "the photo readers cannot be reached: enter the pieces by tapping, or try again",
+                lazy_gettext(
+                    "the photo readers cannot be reached: enter the pieces by tapping, or try again"
+                ),
                 self.retry_after,
             ) from None
         if result is None:
             raise QueueUnavailable(
-                "the photo readers did not answer in time: try again in a few seconds",
+                lazy_gettext(
+                    "the photo readers did not answer in time: try again in a few seconds"
+                ),
                 self.retry_after,
             )
         if result.type != Result.Type.SUCCESSFUL:
             log.error("recognition job %s failed: %s", job.id, result.exc_string)
             raise QueueUnavailable(
-                "the photo reader failed on this photo: enter the pieces by tapping",
+                lazy_gettext("the photo reader failed on this photo: enter the pieces by tapping"),
                 self.retry_after,
             )
         return dict(result.return_value)
