@@ -315,7 +315,9 @@ def random_style(
             "back_cells": float(rng.uniform(10, 24)),
         }
     if look >= 6:
-        lettering["index_letters"] = letter_sets[int(rng.integers(0, len(letter_sets)))]
+        # one uniform draw whatever the number of sets: a scene drawn from some sets re-renders
+        # from all of them to the same cards (only the letters differ)
+        lettering["index_letters"] = letter_sets[int(rng.random() * len(letter_sets))]
         if rng.random() < 0.2:
             lettering |= _dark_face(rng)
     return replace(style, **lettering) if lettering else style

@@ -304,3 +304,16 @@ def test_look_6_prints_other_languages_index_letters_and_dark_faces_over_look_5(
         assert bool(differ) == changes, label
     scene = render_scene(5, size=(480, 360), look=6, letter_sets=("pl",))
     assert scene.cards and {card.label for card in scene.cards} <= set(all_labels())
+
+
+def test_look_6_scenes_of_some_letter_sets_are_the_same_cards_as_of_all():
+    """So that a scene file, which keeps only its seed, re-renders to its cards (the index boxes
+    move with the letters' widths)."""
+    for seed in (1, 2):
+        every = render_scene(seed, size=(480, 360), look=6)
+        for sets in (("pl",), ("de", "fr")):
+            some = render_scene(seed, size=(480, 360), look=6, letter_sets=sets)
+            assert [label for label, _box in some.corner_labels()] == [
+                label for label, _box in every.corner_labels()
+            ]
+            assert [c.quad for c in some.cards] == [c.quad for c in every.cards]
