@@ -71,7 +71,10 @@ def current_language() -> str:
 
 
 def _remember_language(response: Response) -> Response:
-    """A language chosen in the address is kept for the next pages (a cookie, one year)."""
+    """A language chosen in the address is kept for the next pages (a cookie, one year). The
+    answer depends on the browser's language and that cookie: caches are told so (Vary)."""
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
     asked = _asked_language()
     if asked and request.cookies.get(COOKIE) != asked:
         response.set_cookie(

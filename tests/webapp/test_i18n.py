@@ -128,6 +128,7 @@ def test_language_follows_the_browser_the_address_and_is_remembered(client: Flas
     # the switcher keeps the page's address and query
     assert 'href="/check?game=gin&amp;lang=pl"' in text
     assert client.get("/?lang=xx").status_code == 200  # an unknown language is ignored
+    assert {"Accept-Language", "Cookie"} <= set(page.vary)  # caches keep each language apart
 
 
 def test_api_keeps_english_and_adds_the_asked_language(client: FlaskClient):
