@@ -48,7 +48,7 @@ from scorer.hands import (
 )
 from scorer.messages import Message, names, say, say_n
 from scorer.options import OptionSpec
-from scorer.pieces import COLOURS, Joker, NumberPiece, Piece, Tile, parse_tile
+from scorer.pieces import COLOURS, Joker, NumberPiece, Piece, Tile, parse_tile, tile_name
 from scorer.sets import IN_THESE_MELDS, IN_THIS_MELD, ON_THE_TABLE, check_available
 
 JOKER_PENALTY = 30  # a joker left on a rack
@@ -217,11 +217,11 @@ def meld_failure(tiles: Sequence[Tile], jokers: int, numbers: int) -> Message:
         present = {t.number for t in tiles}
         low, high = min(present), max(present)
         if low == 1 and high == numbers:
+            ends = {"last": tile_name(colour, numbers), "first": tile_name(colour, 1)}
             return say(
                 "run.wraps",
                 "runs do not wrap around: {last} and {first} cannot sit side by side",
-                last=f"{colour}-{numbers}",
-                first=f"{colour}-1",
+                **ends,
             )
         missing = [n for n in range(low, high + 1) if n not in present]
         gap: Message | str
@@ -232,11 +232,11 @@ def meld_failure(tiles: Sequence[Tile], jokers: int, numbers: int) -> Message:
                 "{count} tiles between {low} and {high}",
                 "count",
                 count=len(missing),
-                low=f"{colour}-{low}",
-                high=f"{colour}-{high}",
+                low=tile_name(colour, low),
+                high=tile_name(colour, high),
             )
         else:
-            gap = names(f"{colour}-{n}" for n in missing)
+            gap = names(tile_name(colour, n) for n in missing)
         filled = (
             say_n(
                 "run.jokers-to-fill",
