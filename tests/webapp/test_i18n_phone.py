@@ -161,6 +161,13 @@ def call(server: str, method: str, path: str, body: Any = None, token: str | Non
         return json.loads(response.read())
 
 
+def call_with(server: str, path: str, edit_token: str) -> Any:
+    """GET ``path`` with the game's edit token (the host's API)."""
+    request = urllib.request.Request(server + path, headers={"X-Edit-Token": edit_token})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
 def judged_after(page: Any, before: str | None) -> None:
     page.wait_for_function(
         "b => document.body.dataset.judged && document.body.dataset.judged !== b", arg=before
@@ -245,7 +252,8 @@ def test_dispute_flow_in_polish_and_the_switcher_keeps_the_game_and_melds(
     upload(page, board, photo)
     verdict = page.locator("#table-verdict")
     expect(verdict).to_contain_text("Wszystkie 3 kostki można wyłożyć")
-    expect(board.locator(".meld-verdict").first).to_contain_text("✓ poprawny układ: seria, wartość 18")
+    legal = "✓ poprawny układ: seria, wartość 18"
+    expect(board.locator(".meld-verdict").first).to_contain_text(legal)
     # correct red 7 to blue 7: the meld breaks, and the scorer says why, in Polish
     board.locator(".meld .chip[data-index='2']").click()
     expect(page.locator("#picker-title")).to_contain_text("Kostka 3 to może czerwona 7. Czy tak?")
@@ -315,3 +323,21 @@ def test_what_the_scripts_write_is_all_catalog(phone: Any, pseudo_server: str, p
     left = catalogs.outside_catalog(page.evaluate(SHOWN), ALLOWED)
     assert not left, f"the end-of-hand page wrote outside the catalog: {left!r}"
     shot(page, "pseudo-hand")
+    # a seated player's own phone (issue 27): photograph the rack, send it
+    seats = call_with(pseudo_server, f"/api/games/{game['id']}/seats", game["edit_token"])
+    seated = page.context.browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    own = seated.new_page()
+    own.goto(seats[1]["link"] + f"?lang={PSEUDO}")
+    own.goto(pseudo_server + f"/g/{game['id']}?lang={PSEUDO}")
+    rack = own.locator("#my-rack")
+    own.wait_for_load_state("load")
+    with own.expect_response(lambda r: r.url.endswith("/api/recognise")):
+        rack.locator(".photo-file").set_input_files(str(photo))
+    expect(rack.locator(".chip[data-piece]")).to_have_count(3)
+    rack.locator(".confirm-all").click()
+    own.click("#send-rack")
+    expect(own.locator("#rack-sent")).not_to_be_empty()
+    left = catalogs.outside_catalog(own.evaluate(SHOWN), ALLOWED)
+    own.screenshot(path=str(SHOTS / "i18n-pseudo-seat.png"), full_page=True)
+    seated.close()
+    assert not left, f"a seated phone's page wrote outside the catalog: {left!r}"
