@@ -285,13 +285,17 @@ def rendered_card_scene(scene: SyntheticScene):
     """The generated card scene re-rendered from its seed (``datasets.cards_synth.CardScene``).
 
     The scene file keeps its seed, not its look: each look is re-rendered until one gives the
-    stored corners (look 1 first, the detector's scenes; then the reader's looks 2-6; a look-6
-    scene rendered for some index letter sets re-renders with all of them to the same cards)."""
+    stored corners (look 1 first, the detector's scenes; then the reader's looks 2-6, look 6 with
+    every index letter set, then with each set alone: the letters' widths move the indices, and
+    with them which corners show whole)."""
     from datasets.cards_synth import render_scene
+    from meldcam.vocabulary import INDEX_LETTERS
 
     stored = Counter(label for label, _box in scene.pieces)
-    for look in (1, 2, 3, 4, 5, 6):
-        rendered = render_scene(scene.seed, look=look)
+    every = tuple(INDEX_LETTERS)
+    tries = [(look, every) for look in (1, 2, 3, 4, 5, 6)] + [(6, (s,)) for s in every]
+    for look, letter_sets in tries:
+        rendered = render_scene(scene.seed, look=look, letter_sets=letter_sets)
         height, width = rendered.image.shape[:2]
         corners = Counter(label for label, _box in rendered.corner_labels())
         if (width, height) == tuple(scene.size) and corners == stored:
