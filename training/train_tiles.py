@@ -522,7 +522,7 @@ def tile_stages(left_out: str = HELD_OUT_PRINTING) -> Stages:
             DetectorRound("detector", 16),
             DetectorRound("detector_r3", 6),
             DetectorRound("detector_obb", 14),
-            # measured and not shipped (models/tiles.md): round 4's detector ships
+            # measured and not shipped (models/tiles.md): detector_obb's export ships
             DetectorRound("detector_r5", 0),
         ),
     )
