@@ -74,15 +74,17 @@ def render_dominoes(seed: int):
 
 
 def render_dominoes_r2(seed: int):
-    """Round 2's domino scenes: larger dominoes, more close-ups, thick bodies seen at a slant."""
+    """Domino scenes of look 2 (``synth_r2``): larger dominoes, more close-ups, thick bodies
+    seen at a slant."""
     from datasets.dominoes_synth import render_scene
 
     return render_scene(seed, look=2)
 
 
 def render_dominoes_r3(seed: int):
-    """Round 3's domino scenes: round 2's look, and photos from low down (foreshortened tables,
-    thick near sides) and dark textured surfaces, which the round-2 detector misses."""
+    """Domino scenes of look 3 (``synth_r3``, ``synth_r5``): look 2, and photos from low down
+    (foreshortened tables, thick near sides) and dark textured surfaces, which a detector
+    trained on looks 1-2 misses."""
     from datasets.dominoes_synth import render_scene
 
     return render_scene(seed, look=3)
@@ -106,8 +108,8 @@ def render_cards_fonts(seed: int):
 
 
 def render_cards_glyphs(seed: int):
-    """Look 2 with half the decks printing a flat-topped 3 (``look=3``): real decks' 3s the
-    c3 reader read as 5."""
+    """Look 2 with half the decks printing a flat-topped 3 (``look=3``), as many European
+    decks do: a reader that never saw one reads it as a 5."""
     from datasets.cards_synth import render_scene
 
     scene = render_scene(seed, look=3)
@@ -328,9 +330,9 @@ def _run_detector(
 def finetune_detector_r2(
     recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
 ) -> None:
-    """Round 2: round 1's best detector fine-tuned on round-2 scenes (``synth_r2``) and round 1's
-    (both kept: the small pieces of round 1 must not be forgotten), or without a round-2
-    renderer on round 1's scenes again: a second, gentler schedule. Exported over round 1's."""
+    """``detector_r2``: ``detector``'s best fine-tuned on the ``synth_r2`` scenes and the first
+    ones (both kept: the small pieces of the first scenes must not be forgotten), or, for a
+    recipe without ``synth_r2``, on the first scenes again: a second, gentler schedule."""
     if recipe.stages.has_set(R2_SYNTH):
         data_yaml = build_detector_dataset(
             work, [], 0, synth=R2_SYNTH, name="det_r2", class_name=recipe.class_name
@@ -344,9 +346,9 @@ def finetune_detector_r2(
 def finetune_detector_r3(
     recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
 ) -> None:
-    """Round 3: round 2's best detector at half its learning rate, on round 3's new scenes
-    (``synth_r3``) with rounds 1 and 2's, or without a round-3 renderer more epochs on round 2's
-    data. Exported over round 2's."""
+    """``detector_r3``: ``detector_r2``'s best at half its learning rate, on the ``synth_r3``
+    scenes with those of the rounds before, or, for a recipe without ``synth_r3``, more epochs
+    on ``detector_r2``'s data."""
     if recipe.stages.has_set(R3_SYNTH):
         data_yaml = build_detector_dataset(
             work, [], 0, synth=R3_SYNTH, name="det_r3", class_name=recipe.class_name
@@ -453,8 +455,8 @@ def build_domino_obb_dataset(
 def train_detector_obb(
     recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
 ) -> None:
-    """Round 4 (dominoes): a rotated-box YOLO26-nano-OBB, its backbone and neck from round 3's
-    best detector, on rounds 1-3's scenes with rotated boxes; exported over round 3's. A turned
+    """``detector_obb`` (dominoes): a rotated-box YOLO26-nano-OBB, its backbone and neck from
+    ``detector_r3``'s best, on the scenes of the rounds before with rotated boxes. A turned
     domino's axis-aligned box is up to twice its area and covers its neighbours in a chain."""
     if recipe.kind != "dominoes":
         raise ValueError("rotated-box labels are made for dominoes only")
@@ -492,9 +494,9 @@ def _best_or_shipped(recipe: KindRecipe, work: Path, run: str, out: Path) -> Pat
 def finetune_detector_obb_r5(
     recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
 ) -> None:
-    """Round 5 (dominoes): round 4's best at half its learning rate on round 5's new scenes
-    (``synth_r5``, round 3's look) with rounds 1-3's. Round 4's ``best.pt`` is rebuilt from the
-    shipped ONNX file when this checkout has none (``recover``)."""
+    """``detector_obb_r5`` (dominoes): ``detector_obb``'s best at half its learning rate on the
+    ``synth_r5`` scenes (look 3) with those of the rounds before. ``detector_obb``'s ``best.pt``
+    is rebuilt from the shipped ONNX file when this checkout has none (``recover``)."""
     start = _best_or_shipped(recipe, work, "detector_obb", out)
     rounds = (*DOMINO_OBB_ROUNDS, (R5_SYNTH, 3))
     data_yaml = build_domino_obb_dataset(work, procs, name="det_obb_r5", rounds=rounds)
@@ -513,7 +515,7 @@ def finetune_detector_obb_r5(
 
 
 def _add_round1_scenes(work: Path, root: Path) -> None:
-    """Link round 1's training images and labels into a later round's set."""
+    """Link the first scenes' (``det``) training images and labels into a later round's set."""
     _link_train_images(work / "det", root, "r1_")
 
 
