@@ -312,7 +312,7 @@ def add_hand(session: Session, record: Game, hand: Any) -> Hand:
     saved = Hand(number=number, hand=normalised, result=result, deltas=deltas)
     record.hands.append(saved)
     session.flush()
-    # the racks the players' phones sent for this hand are in it now (issue 27)
+    # the racks the players' phones sent for this hand are in it now
     session.execute(
         delete(SeatRack).where(SeatRack.game_id == record.id, SeatRack.hand_number == number)
     )

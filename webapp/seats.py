@@ -24,7 +24,7 @@ from typing import Any
 import segno
 from flask import current_app, session, url_for
 from markupsafe import Markup
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, object_session
 
 from scorer.errors import HandError
@@ -206,13 +206,6 @@ def send_rack(
     db.flush()
     version = events.record(db, record.id, "rack", seat=seat, hand=number)
     return {"seat": seat, "player": name, "hand": number, "pieces": pieces, "version": version}
-
-
-def forget_racks(db: Session, record: Game, hand_number: int) -> None:
-    """The racks sent for a hand that is now saved: the hand holds them."""
-    db.execute(
-        delete(SeatRack).where(SeatRack.game_id == record.id, SeatRack.hand_number == hand_number)
-    )
 
 
 def racks_json(db: Session, record: Game) -> dict[str, Any]:
