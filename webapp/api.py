@@ -231,7 +231,7 @@ def table() -> Response:
     return jsonify(scorer_api.table(body["game"], body.get("options"), pieces, translate=localise))
 
 
-# a hint's answer time: past it the best move found so far, marked "exact": false (issue 26)
+# a hint's answer time: past it the best move found so far, marked "exact": false
 HINT_BUDGET_S = 0.5
 
 

@@ -1,7 +1,7 @@
 """A hand's boards: the photos each player's pieces were read from and the boxes on them.
 
 The end-of-hand page sends them with the hand (form field ``boards``) so that editing a saved
-hand shows its photos again (issue 22). They are what the page showed, not rules: the scorer
+hand shows its photos again. They are what the page showed, not rules: the scorer
 never reads them, a board that does not check out is dropped (the hand is saved all the same),
 and only photos of this game are kept.
 

@@ -114,7 +114,7 @@ class Hand(Base):
 
 
 class HandBoards(Base):
-    """What a hand was entered from: each player's photos and the boxes on them (issue 22), so
+    """What a hand was entered from: each player's photos and the boxes on them, so
     that editing the hand shows them again. Kept apart from ``hands.hand``, which the scorer
     reads; a table of its own, so databases made before it gain it on start."""
 

@@ -1,4 +1,4 @@
-"""Routes of the live game (issue 27): the event stream, the seats' links and the racks sent
+"""Routes of the live game: the event stream, the seats' links and the racks sent
 from the players' own phones.
 
 - ``GET /api/games/<id>/events`` (anyone with the game's link): Server-Sent Events

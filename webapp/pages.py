@@ -42,7 +42,7 @@ CHART_RIGHT = 130  # room for the players' names at the line ends
 CHART_NAME = 9  # characters of a name at a line end (the whole name is in the chart's label)
 CHART_LABEL_GAP = 27  # viewBox units between two names at the line ends (font 22, box ~25)
 CHART_TICKS = 8  # hand numbers on the x-axis at most
-# outcomes as the tally shows them: short words, the scorer's code otherwise (issue 22)
+# outcomes as the tally shows them: short words, the scorer's code otherwise
 OUTCOME_WORDS = {
     "out": lazy_gettext("out"),
     "remik-from-hand": lazy_gettext("z ręki"),
@@ -287,7 +287,7 @@ def game(game_id: str) -> Any:
         state = _page_state(record)
         editable = can_edit(record)
         token = _edit_tokens().get(game_id) if editable else None
-        live = seats.page_context(db, record, editable)  # issue 27: QR codes, own rack, events
+        live = seats.page_context(db, record, editable)  # QR codes, own racks, events
     tally = state["tally"]
     just_created = session.pop("new_game", None) == game_id
     links = {"read": url_for("pages.game", game_id=game_id, _external=True)}
@@ -372,7 +372,7 @@ def _hand_page(
     setup["hand"] = hand
     setup["number"] = number
     setup["boards"] = boards.for_page(shown)  # the photos the hand was entered from
-    if number is None:  # the racks the players' own phones send arrive live (issue 27)
+    if number is None:  # the racks the players' own phones send arrive live
         setup["live"] = seats.hand_page_live(record)
     state = _page_state(record)
     page = render_template("hand.html", setup=setup, state=state, number=number, error=error)

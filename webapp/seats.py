@@ -1,4 +1,4 @@
-"""Seats: every player's own phone at the table (issue 27).
+"""Seats: every player's own phone at the table.
 
 The host (the browser holding the edit link) shows a QR code per seat; scanning it opens the
 seat link ``/g/<id>/join/<token>`` on that player's phone, which then may send that seat's rack

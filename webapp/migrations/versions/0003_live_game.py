@@ -1,4 +1,4 @@
-"""Every phone at the table (issue 27): the games' change log (``game_events``, read by the live
+"""Every phone at the table: the games' change log (``game_events``, read by the live
 pages' event streams), the seats' link generations (``seats``) and the racks sent from the
 seats' phones (``seat_racks``).
 
