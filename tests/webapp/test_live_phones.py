@@ -151,9 +151,16 @@ def decode_qr(page: Any, seat: int) -> str:
 
     page.locator(f"#phone-{seat} summary").click()
     code = page.locator(f"#phone-{seat} svg.qr")
-    expect(code).to_be_visible()
-    for _attempt in range(5):  # a picture taken while the panel still opens may not read
-        picture = code.screenshot(animations="disabled")
+    # A picture taken while the panel still opens may not read, and a change the page hears of
+    # live (the host's own revoke) may redraw it closed: open it again before each picture.
+    for _attempt in range(10):
+        try:
+            page.locator(f"#phone-{seat}").evaluate("panel => { panel.open = true; }")
+            expect(code).to_be_visible()
+            picture = code.screenshot(animations="disabled")
+        except playwright_api.Error:  # the page was reloading: try again once it is back
+            page.wait_for_timeout(200)
+            continue
         image = cv2.imdecode(np.frombuffer(picture, np.uint8), cv2.IMREAD_GRAYSCALE)
         image = cv2.copyMakeBorder(image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
         text, _points, _straight = cv2.QRCodeDetector().detectAndDecode(image)
