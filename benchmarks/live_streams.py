@@ -2,14 +2,19 @@
 quickly, against a real ``meldcam serve`` (waitress, a subprocess, loopback only).
 
     .venv/bin/python -m benchmarks.live_streams [--games 20] [--streams 60] [--seconds 30]
-        [--threads 4] [--json out.json]
+        [--threads 4] [--rate 40] [--json out.json]
 
 1. Start ``meldcam serve`` on 127.0.0.1 (a fresh instance folder, SQLite), make ``--games``
    games and open ``--streams`` event streams spread over them (3 a game by default), each a
    plain socket read by one selector thread, as a phone's EventSource would.
 2. For ``--seconds``: a writer saves a hand in the next game every 0.5 s (through the API;
    every stream of that game must hear of it), and a reader asks the other pages and API routes
-   a phone asks (the game page, the game's JSON, the racks, the catalogue) one after another.
+   a phone asks (the game page, the game's JSON, the racks, the catalogue) ``--rate`` times a
+   second. 40 a second is several times what 20 tables ask (each saved hand makes each of its
+   3 open pages read the game again: 6 a second here); ``--rate 0`` asks one after another as
+   fast as answered, which keeps the one Python process's lock busy and shows its worst case:
+   a thread woken while others run can wait 50-150 ms for its turn (CPython's GIL hands over
+   every 5 ms, not in order).
 3. Prints: the other requests' latency (median, p95, max; target: all under 200 ms), the
    writes' latency, how long each event took from the write's answer to each stream (and how
    many arrived of those due), the streams still open at the end, the server's CPU time, and
@@ -158,6 +163,12 @@ def main() -> int:
     parser.add_argument("--streams", type=int, default=60)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--threads", type=int, default=4, help="meldcam serve --threads")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=40.0,
+        help="other requests a second, paced (0: one after another, as fast as answered)",
+    )
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args()
 
@@ -202,7 +213,8 @@ def main() -> int:
         due: list[tuple[str, int, float]] = []  # (game, version, when the write answered)
         others: list[float] = []
         others_by_route: dict[str, list[float]] = {}
-        slow: list[tuple[str, float, float]] = []  # (route, seconds into the run, ms) >= 200 ms
+        # (route, seconds into the run, ms, when it was asked: to match the server's logs) >= 200 ms
+        slow: list[tuple[str, float, float, float]] = []
         errors: list[str] = []
         stop = time.perf_counter() + args.seconds
 
@@ -226,7 +238,10 @@ def main() -> int:
 
         def reader() -> None:
             turn = 0
+            began = time.perf_counter()
             while time.perf_counter() < stop:
+                if args.rate > 0:  # the next request's turn, not sooner
+                    time.sleep(max(0.0, began + turn / args.rate - time.perf_counter()))
                 game = games[turn % len(games)]
                 route = ["page", "json", "racks", "catalogue"][turn % 4]
                 path = {
@@ -243,7 +258,8 @@ def main() -> int:
                 others_by_route.setdefault(route, []).append(took)
                 if took >= 0.2:
                     elapsed = args.seconds - (stop - time.perf_counter())
-                    slow.append((route, round(elapsed, 1), round(took * 1000, 1)))
+                    asked = round(time.time() - took, 3)
+                    slow.append((route, round(elapsed, 1), round(took * 1000, 1), asked))
 
         threads = [threading.Thread(target=writer), threading.Thread(target=reader)]
         for thread in threads:
@@ -264,6 +280,7 @@ def main() -> int:
             "streams_open_at_end": streams.open,
             "seconds": args.seconds,
             "server_threads": f"--threads {args.threads} + EVENT_STREAMS",
+            "other_requests_rate": args.rate or "one after another",
             "other_requests": summary(others),
             "other_requests_by_route": {k: summary(v) for k, v in others_by_route.items()},
             "other_requests_over_200ms": len(slow),

@@ -96,7 +96,10 @@ class Hub:
 
     def __init__(self, app: Flask) -> None:
         self.app = app
-        self.changed = threading.Condition()
+        self.lock = threading.Lock()
+        # one condition per watched game, all on ``lock``: a change wakes only that game's
+        # streams, not every open stream's thread (a herd that stalled other requests)
+        self.changed: dict[str, threading.Condition] = {}
         self.watched: Counter[str] = Counter()
         self.versions: dict[str, int] = {}
         self.thread: threading.Thread | None = None
@@ -108,39 +111,43 @@ class Hub:
     def admit(self, client: str) -> bool:
         """Take a stream's place for ``client``, or False when the process has no place left
         or this client holds its share (one client cannot take every thread)."""
-        with self.changed:
+        with self.lock:
             if sum(self.open.values()) >= self.slots or self.open[client] >= self.per_client:
                 return False
             self.open[client] += 1
             return True
 
     def leave(self, client: str) -> None:
-        with self.changed:
+        with self.lock:
             self.open[client] -= 1
             if self.open[client] <= 0:
                 del self.open[client]
 
     @contextmanager
     def watching(self, game_id: str) -> Iterator[None]:
-        with self.changed:
+        with self.lock:
             self.watched[game_id] += 1
+            self.changed.setdefault(game_id, threading.Condition(self.lock))
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self._run, name="meldcam-events", daemon=True)
                 self.thread.start()
         try:
             yield
         finally:
-            with self.changed:
+            with self.lock:
                 self.watched[game_id] -= 1
                 if self.watched[game_id] <= 0:
                     del self.watched[game_id]
+                    del self.changed[game_id]
                     self.versions.pop(game_id, None)
 
     def wait(self, game_id: str, after: int, timeout: float) -> int:
         """Block until ``game_id`` is past version ``after`` or ``timeout`` passes; the newest
         version known."""
-        with self.changed:
-            self.changed.wait_for(lambda: self.versions.get(game_id, 0) > after, timeout)
+        with self.lock:
+            changed = self.changed.get(game_id)
+            if changed is not None:  # watched: the caller is inside ``watching(game_id)``
+                changed.wait_for(lambda: self.versions.get(game_id, 0) > after, timeout)
             return self.versions.get(game_id, 0)
 
     def _run(self) -> None:
@@ -148,7 +155,7 @@ class Hub:
         idle_since = time.monotonic()
         while True:
             time.sleep(poll)
-            with self.changed:
+            with self.lock:
                 games = list(self.watched)
                 if not games:
                     if time.monotonic() - idle_since > IDLE_STOP_S:
@@ -162,14 +169,11 @@ class Hub:
                 self.app.logger.exception("live events: the games' versions could not be read")
                 time.sleep(1.0)
                 continue
-            with self.changed:
-                moved = False
+            with self.lock:
                 for game_id, version in found.items():
                     if game_id in self.watched and version > self.versions.get(game_id, 0):
                         self.versions[game_id] = version
-                        moved = True
-                if moved:
-                    self.changed.notify_all()
+                        self.changed[game_id].notify_all()
 
     def _read(self, games: list[str]) -> dict[str, int]:
         found: dict[str, int] = {}

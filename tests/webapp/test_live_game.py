@@ -19,6 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from webapp import create_app
+from webapp.events import hub_of
 
 ON_POSTGRESQL = True  # the seats, racks and change log on PostgreSQL too (tests/webapp/conftest.py)
 HAND = {"winner": "Cy", "racks": {"Ana": ["red-5"], "Ben": ["blue-9", "blue-10"], "Cy": []}}
@@ -385,3 +386,39 @@ def test_one_client_cannot_take_every_stream(tmp_path: Path) -> None:
             reader.close()
     finally:
         http_server.shutdown()
+
+
+class CountingCondition(threading.Condition):
+    """A condition that counts how often its waiter was woken (each wake is one more wait)."""
+
+    def __init__(self, lock: Any) -> None:
+        super().__init__(lock)
+        self.waits = 0
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits += 1
+        return super().wait(timeout)
+
+
+def test_a_change_wakes_only_its_own_games_streams(app: Flask) -> None:
+    """Sixty open streams must not all wake for every saved hand: only that game's."""
+    hub = hub_of(app)
+    with hub.watching("game-a"), hub.watching("game-b"):
+        with hub.lock:
+            quiet = hub.changed["game-b"] = CountingCondition(hub.lock)
+        heard: list[int] = []
+        waiter = threading.Thread(target=lambda: heard.append(hub.wait("game-b", 0, 1.0)))
+        waiter.start()
+        time.sleep(0.1)
+        for version in range(1, 6):  # game a changes five times while game b's stream waits
+            with hub.lock:
+                hub.versions["game-a"] = version
+                hub.changed["game-a"].notify_all()
+            time.sleep(0.02)
+        waiter.join()
+        assert heard == [0] and quiet.waits == 1
+        with hub.lock:
+            hub.versions["game-b"] = 1
+            quiet.notify_all()
+        assert hub.wait("game-b", 0, 1.0) == 1
+    assert not hub.changed and not hub.watched
