@@ -23,7 +23,7 @@ Named printings and rack styles can be held out: ``render_training_scene`` never
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -34,6 +34,7 @@ from datasets.tiles_synth import (
     Quads,
     background,
     camera,
+    face_angle,
     labelled,
     lay_tiles,
     layout,
@@ -107,6 +108,9 @@ class Look2Scene:
     rack_style: str | None  # None: a table scene
     view: str | None
     partial: Labels  # the tiles shown too little to be labelled, boxes of what shows
+    # each label's angle in degrees: its face's top edge against the photo's x axis (y down),
+    # so that a crop cut at this angle shows the tile upright (readers learn which way is up)
+    angles: list[float] = field(default_factory=list)
 
 
 def render_look2_scene(
@@ -158,19 +162,21 @@ def render_look2_detailed(
     ids_photo = cv2.warpPerspective(
         ids.astype(np.float32), homography, (w, h), flags=cv2.INTER_NEAREST, borderValue=-1
     ).astype(np.int32)
-    labels, quads, partial = _visible_labels(tiles, ids_photo, homography)
+    labels, quads, partial, angles = _visible_labels(tiles, ids_photo, homography)
     image = photo_effects(rng, scene)
-    return Look2Scene(image, labels, quads, look.printing.name, style, view, partial)
+    return Look2Scene(image, labels, quads, look.printing.name, style, view, partial, angles)
 
 
 def _visible_labels(
     tiles, ids_photo: np.ndarray, homography: np.ndarray
-) -> tuple[Labels, Quads, Labels]:
+) -> tuple[Labels, Quads, Labels, list[float]]:
     """Each tile showing at least ``MIN_VISIBLE`` of its face: the box and the smallest rotated
-    rectangle of its visible pixels; and the partly shown tiles with the boxes of theirs."""
+    rectangle of its visible pixels, and its face's angle; and the partly shown tiles with the
+    boxes of theirs."""
     labels: Labels = []
     quads: Quads = []
     partial: Labels = []
+    angles: list[float] = []
     for (label, quad), points in zip(tiles, visible_pixels(ids_photo, len(tiles)), strict=True):
         full = cv2.perspectiveTransform(quad[None].astype(np.float64), homography)[0]
         if not labelled(len(points), cv2.contourArea(full.astype(np.float32))):
@@ -181,7 +187,8 @@ def _visible_labels(
         corners = cv2.boxPoints(((cx, cy), (rw + 1, rh + 1), angle))
         labels.append((label, pixel_box(points)))
         quads.append(corners.astype(float).tolist())
-    return labels, quads, partial
+        angles.append(face_angle(full))
+    return labels, quads, partial, angles
 
 
 # ------------------------------------------------------------------------------- racks

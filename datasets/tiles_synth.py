@@ -293,6 +293,15 @@ def piece_matrix(tile_w: int, tile_h: int, cx: float, cy: float, angle: float) -
     return matrix
 
 
+def face_angle(quad) -> float:
+    """A face's angle in degrees (-180, 180] from its corners (clockwise from the top left): its
+    top and bottom edges' direction against the photo's x axis, y down. A crop cut at this
+    angle (``vision.crops.cut_crop``'s ``theta``) shows the tile upright."""
+    q = np.asarray(quad, np.float64)
+    dx, dy = (q[1] - q[0]) + (q[2] - q[3])
+    return math.degrees(math.atan2(dy, dx))
+
+
 def piece_corners(matrix: np.ndarray, tile_w: int, tile_h: int) -> np.ndarray:
     pts = np.array([[0, 0], [tile_w, 0], [tile_w, tile_h], [0, tile_h]], np.float32)
     return pts @ matrix[:, :2].T + matrix[:, 2]

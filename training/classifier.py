@@ -45,6 +45,13 @@ class ReaderSpec:
     base_looks: int = 0
     finetune_epochs: int = 0
     finetune_lr: float = 1e-3
+    # A third head, ``value_turn``: the first head's classes x the four quarter turns
+    # (counter-clockwise) the piece shows in its crop, jointly (``training/turn_crops.py``).
+    turns: bool = False
+
+    @property
+    def output_names(self) -> list[str]:
+        return [name for name, _classes in self.heads] + (["value_turn"] if self.turns else [])
 
     @property
     def none_index(self) -> int:
@@ -128,8 +135,14 @@ def collect_crops(
     return np.stack(crops), np.array(values, np.int64), np.array(colours, np.int64)
 
 
-def augment(crop: np.ndarray, rng: np.random.Generator, spec: ReaderSpec = TILE_SPEC) -> np.ndarray:
-    """A training view of a stored crop, ``spec.crop_size`` square."""
+def augment(
+    crop: np.ndarray,
+    rng: np.random.Generator,
+    spec: ReaderSpec = TILE_SPEC,
+    quarter: int | None = None,
+) -> np.ndarray:
+    """A training view of a stored crop, ``spec.crop_size`` square; ``quarter``: the quarter
+    turns (counter-clockwise) it is turned by (default: drawn here)."""
     size, store = spec.crop_size, crop.shape[0]
     # Re-crop: the stored crop has margin STORE_MARGIN; pick a margin in [0, 0.14] with jitter.
     inner = store / (1 + 2 * STORE_MARGIN)  # box size in stored pixels
@@ -140,7 +153,8 @@ def augment(crop: np.ndarray, rng: np.random.Generator, spec: ReaderSpec = TILE_
     cy = store / 2 + rng.normal(0, inner * 0.04)
     # Crops come square to the tile (vision/crops.py): mostly upright or upside down, sometimes
     # a quarter off (near 45 degrees, or when the box's sides mislead).
-    quarter = int(rng.choice(4, p=[0.4, 0.1, 0.4, 0.1]))
+    if quarter is None:
+        quarter = draw_quarter(rng)
     angle = rng.normal(0, 3) + 90 * quarter
     if rng.random() < 0.15:  # the angle estimate can be off on crowded piles
         angle += rng.uniform(-14, 14)
@@ -174,6 +188,10 @@ def augment(crop: np.ndarray, rng: np.random.Generator, spec: ReaderSpec = TILE_
         out = cv2.resize(cv2.resize(out, (small, small)), (size, size))
     out += rng.normal(0, rng.uniform(0, 8), out.shape)
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def draw_quarter(rng: np.random.Generator) -> int:
+    return int(rng.choice(4, p=[0.4, 0.1, 0.4, 0.1]))
 
 
 def _shift_hue(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -246,14 +264,18 @@ def build_net(spec: ReaderSpec = TILE_SPEC):
             )
             self.value = nn.Linear(192, first_classes)
             self.colour = nn.Linear(192, second_classes)
+            if spec.turns:  # value x turn, flattened value-major
+                self.turn = nn.Linear(192, first_classes * 4)
 
         def forward(self, x):
             z = self.trunk(self.features(x))
-            return torch.softmax(self.value(z), 1), torch.softmax(self.colour(z), 1)
+            out = (torch.softmax(self.value(z), 1), torch.softmax(self.colour(z), 1))
+            return (*out, torch.softmax(self.turn(z), 1)) if spec.turns else out
 
         def logits(self, x):
             z = self.trunk(self.features(x))
-            return self.value(z), self.colour(z)
+            out = (self.value(z), self.colour(z))
+            return (*out, self.turn(z)) if spec.turns else out
 
     return TileNet()
 
@@ -399,9 +421,7 @@ def export_classifier(nets: list, path: Path, spec: ReaderSpec = TILE_SPEC) -> N
 
         def forward(self, x):
             outs = [m(x) for m in self.members]
-            value = torch.stack([o[0] for o in outs]).mean(0)
-            colour = torch.stack([o[1] for o in outs]).mean(0)
-            return value, colour
+            return tuple(torch.stack(heads).mean(0) for heads in zip(*outs, strict=True))
 
     model = Ensemble(nets) if len(nets) > 1 else nets[0]
     model.eval()
@@ -411,8 +431,114 @@ def export_classifier(nets: list, path: Path, spec: ReaderSpec = TILE_SPEC) -> N
         torch.zeros(1, 3, spec.crop_size, spec.crop_size),
         str(path),
         input_names=["crops"],
-        output_names=[name for name, _classes in spec.heads],
-        dynamic_axes={"crops": {0: "n"}, **{name: {0: "n"} for name, _classes in spec.heads}},
+        output_names=spec.output_names,
+        dynamic_axes={"crops": {0: "n"}, **{name: {0: "n"} for name in spec.output_names}},
         opset_version=17,
         dynamo=False,
     )
+
+
+TILE_TURN_SPEC = replace(TILE_SPEC, recipe="r6", turns=True)
+
+
+def finetune_turns(
+    work: Path,
+    epochs: int,
+    seed: int,
+    init: Path,
+    base_crops: Path,
+    turn_crops: Path,
+    spec: ReaderSpec = TILE_TURN_SPEC,
+    max_lr: float = 1e-3,
+    limit: int | None = None,
+):
+    """Fine-tune a two-head reader (checkpoint ``init``) into one with the ``value_turn`` head:
+    on its own crops (``base_crops``, whose turn is unknown: that head learns nothing from them)
+    and the ``turn_crops`` (``training/turn_crops.py``). Resumable; returns the net."""
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    base, turned = np.load(base_crops), np.load(turn_crops)
+    crops = np.concatenate([base["crops"], turned["crops"]])
+    values = np.concatenate([base["values"], turned["values"]])
+    colours = np.concatenate([base["colours"], turned["colours"]])
+    is_real = np.concatenate([base["is_real"], np.zeros(len(turned["crops"]), bool)])
+    turns = np.concatenate([np.full(len(base["crops"]), -1, np.int64), turned["turns"]])
+    del base, turned
+    if limit is not None:  # a smoke run
+        keep = np.random.default_rng(seed).choice(len(crops), size=limit, replace=False)
+        crops, values, colours, is_real, turns = (
+            a[keep] for a in (crops, values, colours, is_real, turns)
+        )
+    print(f"turn fine-tune: {len(crops)} crops, {int((turns >= 0).sum())} with their turn")
+    weights = np.where(is_real, 4.0, 1.0)
+    net = build_net(spec)
+    state = torch.load(init, weights_only=False)
+    missing, unexpected = net.load_state_dict(state.get("net", state), strict=False)
+    assert not unexpected and all(k.startswith("turn.") for k in missing), (missing, unexpected)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
+    steps = max(1, -(-len(crops) // 128))
+    scheduler = torch.optim.lr_scheduler.OneCycleLR(
+        optimiser, max_lr=max_lr, total_steps=epochs * steps, pct_start=0.15
+    )
+    checkpoint = work / "classifier" / spec.file(f"{spec.recipe}_last.pt")
+    first_epoch = 0
+    if checkpoint.exists() and limit is None:
+        saved = torch.load(checkpoint, weights_only=False)
+        net.load_state_dict(saved["net"])
+        optimiser.load_state_dict(saved["opt"])
+        scheduler.load_state_dict(saved["sched"])
+        first_epoch = saved["epoch"] + 1
+        print(f"turn fine-tune: resuming after epoch {first_epoch}")
+    smoothed = nn.CrossEntropyLoss(label_smoothing=0.05)
+    ignoring = nn.CrossEntropyLoss(ignore_index=-1, label_smoothing=0.05)
+    none = spec.none_index
+    for epoch in range(first_epoch, epochs):
+        net.train()
+        t0, total, right, turn_right, turn_seen, seen = time.time(), 0.0, 0, 0, 0, 0
+        rng = np.random.default_rng(seed * 1000 + epoch)
+        for idx in _batches(len(crops), 128, rng, weights):
+            quarters = [draw_quarter(rng) for _ in idx]
+            batch = np.stack(
+                [augment(crops[i], rng, spec, q) for i, q in zip(idx, quarters, strict=True)]
+            )
+            x = torch.from_numpy(batch[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255)
+            v = torch.from_numpy(values[idx])
+            c = torch.from_numpy(colours[idx])
+            known = (turns[idx] >= 0) & (values[idx] != none)
+            t = np.where(known, (turns[idx] + np.array(quarters)) % 4, 0)
+            joint = torch.from_numpy(np.where(known, values[idx] * 4 + t, -1))
+            v_logits, c_logits, j_logits = net.logits(x)
+            loss = smoothed(v_logits, v)
+            if (c >= 0).any():
+                loss = loss + ignoring(c_logits, c)
+            if known.any():
+                loss = loss + ignoring(j_logits, joint)
+                mask = torch.from_numpy(known)
+                turn_right += int(((j_logits.argmax(1) % 4) == joint % 4)[mask].sum())
+                turn_seen += int(known.sum())
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            scheduler.step()
+            total += float(loss.detach()) * len(idx)
+            right += int((v_logits.argmax(1) == v).sum())
+            seen += len(idx)
+        print(
+            f"turn fine-tune: epoch {epoch + 1}/{epochs} loss {total / seen:.3f} value acc "
+            f"{right / seen:.3f} turn acc {turn_right / max(1, turn_seen):.3f} "
+            f"({time.time() - t0:.0f} s)"
+        )
+        if limit is None:
+            torch.save(
+                {
+                    "net": net.state_dict(),
+                    "opt": optimiser.state_dict(),
+                    "sched": scheduler.state_dict(),
+                    "epoch": epoch,
+                },
+                checkpoint,
+            )
+    return net

@@ -88,6 +88,23 @@ def face_size(box_w: float, box_h: float, theta: float) -> tuple[float, float]:
     return min(max(w, 0.35 * big), 1.2 * big), min(max(h, 0.35 * big), 1.2 * big)
 
 
+def cut_geometry(bbox, theta: float) -> tuple[float, float, float]:
+    """The angle ``cut_crop`` cuts the tile in ``bbox`` at, given its angle ``theta``, and the
+    tile's sides: a tile lying sideways is turned a quarter more, so its long side is vertical."""
+    x1, y1, x2, y2 = (float(v) for v in bbox)
+    w, h = face_size(max(1.0, x2 - x1), max(1.0, y2 - y1), theta)
+    if w > h * 1.05:
+        return theta + 90.0, h, w
+    return theta, w, h
+
+
+def cut_quadrant(bbox, theta: float) -> int:
+    """Which quarter of a turn (counter-clockwise from upright, 0-3) the crop ``cut_crop`` cuts
+    at ``theta`` is turned: a tile shown turned t quarters in it lies (quadrant - t) quarters
+    from upright in the photo."""
+    return round(cut_geometry(bbox, theta)[0] / 90.0) % 4
+
+
 def cut_crop(
     image: np.ndarray,
     bbox,
@@ -102,11 +119,7 @@ def cut_crop(
     box_w, box_h = max(1.0, x2 - x1), max(1.0, y2 - y1)
     if theta is None:
         theta = tile_angle(image, bbox)
-    w, h = face_size(box_w, box_h, theta)
-    angle = theta
-    if w > h * 1.05:  # lying sideways: turn a quarter so that the long side is vertical
-        angle += 90.0
-        w, h = h, w
+    angle, w, h = cut_geometry(bbox, theta)
     w *= 1 + 2 * margin
     h *= 1 + 2 * margin
     a = math.radians(angle)
@@ -143,9 +156,10 @@ def to_tensor(crops: list[np.ndarray], half_turns: bool = False) -> np.ndarray:
     return batch
 
 
-def read_views(session, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """A two-headed reader's outputs for ``crops`` (an onnxruntime session with input "crops"),
-    each head's as 2 x N x classes: the crops as they are, then turned half a turn."""
-    first, second = session.run(None, {"crops": to_tensor(crops, half_turns=True)})
+def read_views(session, crops: list[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """A reader's outputs for ``crops`` (an onnxruntime session with input "crops"), each head's
+    as 2 x N x classes: the crops as they are, then turned half a turn. Two heads, or three
+    with a ``value_turn`` head (value x the four quarter turns the piece shows in its crop)."""
+    outputs = session.run(None, {"crops": to_tensor(crops, half_turns=True)})
     n = len(crops)
-    return np.stack([first[:n], first[n:]]), np.stack([second[:n], second[n:]])
+    return tuple(np.stack([out[:n], out[n:]]) for out in outputs)

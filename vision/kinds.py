@@ -43,6 +43,7 @@ TILES = KindSettings(
     # sure. Checked on scenes and photos that took no part (models/tiles.md, "The sure flag").
     sure_score="framed",
     sure_threshold=0.6948,
+    turn_pairs=(("6", "9"),),
 )
 
 DOMINOES = KindSettings(

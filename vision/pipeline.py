@@ -187,6 +187,9 @@ class KindSettings:
     sure_score: str = "probability"  # a key of SURENESS
     # A piece is sure when its score is at least this; chosen by ``meldcam calibrate``.
     sure_threshold: float = 1.01
+    # First-head classes that are each other turned half a turn (a 6 and a 9): with a reader's
+    # ``value_turn`` head, settled by the way up its meld agrees on (``settle_turns``).
+    turn_pairs: tuple[tuple[str, str], ...] = ()
 
 
 def kind_settings(kind: str) -> KindSettings:
@@ -242,6 +245,8 @@ class Recogniser:
         pieces = self._pieces(self._detect_and_read(loaded.bgr), allowed, loaded)
         pieces = drop_repeats(pieces, s.repeat_overlap, any_label=s.repeat_any_label)
         pieces, melds = s.group(pieces)
+        if s.turn_pairs:
+            settle_turns(pieces, melds, s.heads, s.turn_pairs)
         return {
             "kind": self.kind,
             "pieces": self._finish(pieces),
@@ -338,12 +343,69 @@ def _entry(ranked: list[tuple[str, float]], reading: Reading, loaded, heads: Hea
         ],
         "_p": p,
         "_runner_up": ranked[1][1] if len(ranked) > 1 else 0.0,
+        "_first": reading.first,
+        "_second": reading.second,
+        "_turns": reading.turns,
         "_score": score,
         "_none": reading.none,
         "_views": _view_probabilities(label, reading, heads),
         "_edge": min(box[0], box[1], loaded.width - box[2], loaded.height - box[3]),
         "_rotated": moved_rotated(detection.rotated, 0.0, 0.0, 1 / loaded.scale),
     }
+
+
+def _relabel(piece: dict, ranked: list[tuple[str, float]]) -> None:
+    """``piece`` (an ``_entry``) with its label, confidence and alternatives from ``ranked``."""
+    label, p = ranked[0]
+    piece["label"] = label
+    piece["confidence"] = round(p * piece["_score"] ** 0.25, 4)
+    piece["alternatives"] = [
+        [alt, round(q, 4)] for alt, q in ranked[1 : 1 + MAX_ALTERNATIVES] if q >= ALTERNATIVE_FLOOR
+    ]
+    piece["_p"] = p
+    piece["_runner_up"] = ranked[1][1] if len(ranked) > 1 else 0.0
+
+
+def meld_quadrants(pieces: list[dict], meld: list[int]) -> np.ndarray | None:
+    """How likely each quadrant of the photo (counter-clockwise from upright) is the way up of
+    ``meld``'s pieces, which lie the same way (a rack's row, a meld laid facing one player):
+    each piece read with a turn head is one witness (the probability it gives each quadrant,
+    whatever its value, floored at 1 %). None with fewer than two witnesses."""
+    witnesses = [
+        pieces[i]["_turns"][:-1].sum(0) for i in meld if pieces[i].get("_turns") is not None
+    ]
+    if len(witnesses) < 2:
+        return None
+    evidence = np.sum([np.log(w / max(1e-9, w.sum()) + 0.01) for w in witnesses], axis=0)
+    weights = np.exp(evidence - evidence.max())
+    return weights / weights.sum()
+
+
+def settle_turns(
+    pieces: list[dict], melds: list[list[int]], heads: Heads, pairs: tuple[tuple[str, str], ...]
+) -> None:
+    """A 6 and a 9 printed without a mark look alike turned half a turn; which one a tile is
+    follows from the way up of its meld, which its other tiles show. In each meld of two or more
+    pieces read with a turn head, the probability a piece's reading gives the pair is shared
+    between its two classes as the turn head reads them with the meld's way up (weighted by how
+    likely each way up is), and the piece is labelled again. A loose piece is left as read."""
+    for meld in melds:
+        quadrants = meld_quadrants(pieces, meld)
+        if quadrants is None:
+            continue
+        for i in meld:
+            piece = pieces[i]
+            if piece.get("_turns") is None:
+                continue
+            first = np.array(piece["_first"], dtype=np.float64)
+            turns = piece["_turns"]
+            for a, b in pairs:
+                ia, ib = heads.first.index(a), heads.first.index(b)
+                both = turns[ia] + turns[ib]
+                share = float(np.sum(quadrants * turns[ia] / np.maximum(both, 1e-9)))
+                mass = first[ia] + first[ib]
+                first[ia], first[ib] = mass * share, mass * (1 - share)
+            _relabel(piece, heads.rank(first, piece["_second"]))
 
 
 def _view_probabilities(label: str, reading: Reading, heads: Heads) -> tuple[float, ...]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.crops import cut_crop, read_views, tile_angle
+from vision.crops import cut_crop, cut_quadrant, read_views, tile_angle
 from vision.detector import Detection, OnnxDetector
 
 
@@ -24,6 +24,10 @@ class Reading:
     # classes: ``first`` and ``second`` are their means.
     first_views: np.ndarray | None = None
     second_views: np.ndarray | None = None
+    # With a reader's ``value_turn`` head: first-head classes x the photo's four quadrants
+    # (counter-clockwise from upright) the piece's top may point to, jointly; both views'
+    # mean, each view's turn within its crop brought to the photo's frame (``_reading``).
+    turns: np.ndarray | None = None
 
     @property
     def none(self) -> float:
@@ -179,7 +183,12 @@ def read_boxes(
         """The crops of (box index, angle to cut at)."""
         return [cut_crop(bgr, detections[i].box, crop_size, theta=t) for i, t in boxes_and_angles]
 
-    crops = cut(list(enumerate(angles)))
+    def read(boxes_and_angles) -> Views:
+        crops = cut(boxes_and_angles)
+        quadrants = [cut_quadrant(detections[i].box, t) for i, t in boxes_and_angles]
+        return Views(read_views(reader, crops), quadrants)
+
+    looked = list(enumerate(angles))
     # More looks at some boxes, as (box index, angle to cut at); the surest reading is kept.
     extra: list[tuple[int, float]] = []
     # Where the angle estimate is far from the box's axes, the box may be right and the
@@ -202,7 +211,7 @@ def read_boxes(
                 if abs((estimate - a + 45) % 90 - 45) > limit:
                     extra.append((i, estimate))
     m = len(detections)  # the extra looks' crops follow the detections' own
-    views = read_views(reader, crops + cut(extra))
+    views = read(looked + extra)
     readings = [_reading(d, views, k) for k, d in enumerate(detections)]
     readings = _surest(readings, extra, views, m)
     # A box still read unsurely is also read cut at its angle turned by each of ``turned``
@@ -211,19 +220,35 @@ def read_boxes(
     unsure = [i for i, r in enumerate(readings) if max(r.none, _sureness(r)) < looks.turned_below]
     extra = [(i, angles[i] + turn) for turn in looks.turned for i in unsure]
     if extra:
-        readings = _surest(readings, extra, read_views(reader, cut(extra)))
+        readings = _surest(readings, extra, read(extra))
     return readings
 
 
-def _reading(detection: Detection, views, k: int) -> Reading:
-    """The reading of ``detection`` from the ``k``-th crop of ``views`` (``read_views``)."""
-    first, second = views
+@dataclass(frozen=True)
+class Views:
+    """A reader's outputs for some crops (``read_views``: each head 2 x N x classes) and the
+    quadrant each crop was cut at (``cut_quadrant``)."""
+
+    heads: tuple[np.ndarray, ...]
+    quadrants: list[int]
+
+
+def _reading(detection: Detection, views: Views, k: int) -> Reading:
+    """The reading of ``detection`` from the ``k``-th crop of ``views``."""
+    first, second, *rest = views.heads
+    turns = None
+    if rest:  # value x turn in each view; the half-turned view shows the piece 2 turns on
+        as_is, turned = (rest[0][view, k].reshape(len(first[0, k]), 4) for view in (0, 1))
+        joint = (as_is + np.roll(turned, -2, axis=1)) / 2
+        # turned t in a crop of quadrant c: quadrant c - t of the photo
+        turns = joint[:, (views.quadrants[k] - np.arange(4)) % 4]
     return Reading(
         detection,
         (first[0, k] + first[1, k]) / 2,
         (second[0, k] + second[1, k]) / 2,
         first[:, k],
         second[:, k],
+        turns,
     )
 
 
