@@ -366,17 +366,16 @@ def _relabel(piece: dict, ranked: list[tuple[str, float]]) -> None:
     piece["_runner_up"] = ranked[1][1] if len(ranked) > 1 else 0.0
 
 
-def meld_quadrants(pieces: list[dict], meld: list[int]) -> np.ndarray | None:
+def way_up(pieces: list[dict], witnesses: list[int]) -> np.ndarray | None:
     """How likely each quadrant of the photo (counter-clockwise from upright) is the way up of
-    ``meld``'s pieces, which lie the same way (a rack's row, a meld laid facing one player):
-    each piece read with a turn head is one witness (the probability it gives each quadrant,
-    whatever its value, floored at 1 %). None with fewer than two witnesses."""
-    witnesses = [
-        pieces[i]["_turns"][:-1].sum(0) for i in meld if pieces[i].get("_turns") is not None
-    ]
-    if len(witnesses) < 2:
+    the ``witnesses``' meld, whose pieces lie the same way (a rack's row, a meld laid facing one
+    player): each piece read with a turn head testifies with the probability it gives each
+    quadrant, whatever its value, floored at 1 % (one wrong witness cannot veto). None without
+    a witness."""
+    said = [pieces[i]["_turns"][:-1].sum(0) for i in witnesses]
+    if not said:
         return None
-    evidence = np.sum([np.log(w / max(1e-9, w.sum()) + 0.01) for w in witnesses], axis=0)
+    evidence = np.sum([np.log(w / max(1e-9, w.sum()) + 0.01) for w in said], axis=0)
     weights = np.exp(evidence - evidence.max())
     return weights / weights.sum()
 
@@ -385,26 +384,27 @@ def settle_turns(
     pieces: list[dict], melds: list[list[int]], heads: Heads, pairs: tuple[tuple[str, str], ...]
 ) -> None:
     """A 6 and a 9 printed without a mark look alike turned half a turn; which one a tile is
-    follows from the way up of its meld, which its other tiles show. In each meld of two or more
-    pieces read with a turn head, the probability a piece's reading gives the pair is shared
-    between its two classes as the turn head reads them with the meld's way up (weighted by how
-    likely each way up is), and the piece is labelled again. A loose piece is left as read."""
+    follows from the way up of its meld, which its other tiles show. For each piece of a meld
+    read with a turn head, the probability its reading gives the pair is shared between the
+    two classes by Bayes: the way up its meld's other pieces say (``way_up``) times what its
+    own value x turn reading says (a tile whose mark shows its way up keeps it). A piece in no
+    meld, or alone in one, is left as read."""
     for meld in melds:
-        quadrants = meld_quadrants(pieces, meld)
-        if quadrants is None:
-            continue
-        for i in meld:
-            piece = pieces[i]
-            if piece.get("_turns") is None:
+        readers = [i for i in meld if pieces[i].get("_turns") is not None]
+        for i in readers:
+            prior = way_up(pieces, [j for j in readers if j != i])
+            if prior is None:
                 continue
+            piece = pieces[i]
             first = np.array(piece["_first"], dtype=np.float64)
             turns = piece["_turns"]
             for a, b in pairs:
                 ia, ib = heads.first.index(a), heads.first.index(b)
-                both = turns[ia] + turns[ib]
-                share = float(np.sum(quadrants * turns[ia] / np.maximum(both, 1e-9)))
+                for_a, for_b = float(turns[ia] @ prior), float(turns[ib] @ prior)
+                if for_a + for_b <= 0:
+                    continue
                 mass = first[ia] + first[ib]
-                first[ia], first[ib] = mass * share, mass * (1 - share)
+                first[ia], first[ib] = (mass * x / (for_a + for_b) for x in (for_a, for_b))
             _relabel(piece, heads.rank(first, piece["_second"]))
 
 

@@ -76,3 +76,14 @@ def test_the_half_turned_view_is_brought_back_to_the_crops_frame() -> None:
 def test_a_crop_cut_from_a_tile_lying_sideways_is_turned_a_quarter() -> None:
     assert cut_quadrant((0, 0, 20, 30), 3.0) == 0  # upright: portrait box
     assert cut_quadrant((0, 0, 30, 20), 3.0) == 1  # lying sideways: cut a quarter on
+
+
+def test_a_marked_nine_keeps_its_own_way_up_beside_a_tile_lying_the_other_way() -> None:
+    """Loose tiles touching in a pile are grouped as a meld but lie any way: a 9 whose mark
+    shows it upside down is not made a 6 by its neighbour (seen on real photos)."""
+    five = TILES.heads.first.index("5")
+    neighbour = reading_of({(five, 0): 0.99}, {five: 1.0})
+    marked = reading_of({(NINE, 2): 0.97, (SIX, 0): 0.01}, {NINE: 0.9, SIX: 0.1})
+    pieces = [neighbour, marked]
+    settle_turns(pieces, [[0, 1]], TILES.heads, TILES.turn_pairs)
+    assert marked["label"] == "red-9"
