@@ -468,7 +468,9 @@ def finetune_turns(
     turns = np.concatenate([np.full(len(base["crops"]), -1, np.int64), turned["turns"]])
     del base, turned
     if limit is not None:  # a smoke run
-        keep = np.random.default_rng(seed).choice(len(crops), size=limit, replace=False)
+        keep = np.random.default_rng(seed).choice(
+            len(crops), size=min(limit, len(crops)), replace=False
+        )
         crops, values, colours, is_real, turns = (
             a[keep] for a in (crops, values, colours, is_real, turns)
         )

@@ -17,9 +17,11 @@ from its last checkpoint, the classifier from its last epoch). The recipe is dat
    ``detector_r5`` (0 epochs: measured, not shipped), fine-tuned on the racks and named
    printings of ``synth_look2`` (one printing and one rack style never drawn), whose held-out
    scenes ``benchmarks/tiles_generalisation.py`` reads;
-3. ``classifier``: two small CNNs (value 1-17 / joker / none, and colour) on crops cut from
+3. ``classifier``: a small CNN (value 1-17 / joker / none, and colour) on crops cut from
    full-resolution synthetic scenes (``synth``, ``synth_obb``, ``synth_look2``) and trainable
-   real photos, exported together (outputs averaged) to ONNX as ``tile_classifier.onnx``.
+   real photos (``r5``), then fine-tuned with a third head, value x the quarter turn the tile
+   shows in its crop, on those crops and ``--turn-scenes`` look-2 scenes' crops whose turn is
+   known (``r6``, ``training/turn_crops.py``), exported to ONNX as ``tile_classifier.onnx``.
 
 Stages can be run alone with ``--stage``; ``--epochs ROUND=N`` and ``--scenes SET=N`` change the
 recipe; ``--smoke`` runs a tiny version of everything (tests). Imports ultralytics and torch:
@@ -548,6 +550,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--det-export-imgsz", type=int, default=512, help="ONNX input size")
     parser.add_argument("--cls-epochs", type=int, default=30)
     parser.add_argument("--cls-members", type=int, default=1, help="classifier ensemble size")
+    parser.add_argument(
+        "--turn-scenes", type=int, default=1500, help="look-2 scenes cut for the turn head"
+    )
+    parser.add_argument(
+        "--turn-epochs", type=int, default=5, help="the turn head's fine-tune (0: none)"
+    )
     parser.add_argument("--smoke", action="store_true", help="tiny run for tests")
     parser.add_argument("--no-real", action="store_true", help="synthetic scenes only")
     args = parser.parse_args(argv)
@@ -558,6 +566,7 @@ def main(argv: list[str] | None = None) -> int:
             epochs={"detector_r5": 1}, scenes={"synth": 6}
         )
         args.cls_epochs, args.cls_members = 1, 1
+        args.turn_scenes, args.turn_epochs = 3, min(args.turn_epochs, 1)
         args.det_imgsz = args.det_export_imgsz = 160
     started = time.time()
     real_items = (lambda: []) if args.no_real else real_train_items
@@ -583,7 +592,13 @@ def main(argv: list[str] | None = None) -> int:
             },
         )
     if args.stage in ("all", "classifier"):
-        from training.classifier import export_classifier, train_classifier
+        from training.classifier import (
+            TILE_SPEC,
+            TILE_TURN_SPEC,
+            export_classifier,
+            finetune_turns,
+            train_classifier,
+        )
 
         look2 = next(iter(look2_sets(args.leave_out)))
         nets = [
@@ -598,7 +613,29 @@ def main(argv: list[str] | None = None) -> int:
             )
             for member in range(args.cls_members)
         ]
-        export_classifier(nets, args.out / "tile_classifier.onnx")
+        spec = TILE_SPEC
+        if args.turn_epochs:
+            # member 0 learns the value x turn head too, on its crops and the turn crops
+            from training import turn_crops
+
+            spec = TILE_TURN_SPEC
+            name = "turn_crops_smoke.npz" if args.smoke else "turn_crops.npz"
+            made = turn_crops.make(
+                args.work / "classifier" / name, args.turn_scenes, args.leave_out
+            )
+            start = args.work / "classifier" / ("r5_last_smoke.pt" if args.smoke else "r5_last.pt")
+            nets = [
+                finetune_turns(
+                    args.work,
+                    args.turn_epochs,
+                    args.seed,
+                    start,
+                    TILE_SPEC.crop_cache(args.work, args.smoke),
+                    made,
+                    limit=2000 if args.smoke else None,
+                )
+            ]
+        export_classifier(nets, args.out / "tile_classifier.onnx", spec=spec)
         print(f"classifier: {args.out / 'tile_classifier.onnx'} ({len(nets)} members)")
     print(f"train_tiles: done in {time.time() - started:.0f} s")
     return 0

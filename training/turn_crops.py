@@ -17,11 +17,14 @@ two angles (see ``crop_turn``).
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+
+from datasets.tile_printings import HELD_OUT_PRINTING
 
 SEED = 20761129  # far from every other tile scene set's seeds (training, validation, calibration)
 
@@ -40,13 +43,14 @@ def crop_turn(theta: float, sideways: bool) -> int:
     return (int(sideways) - quarters) % 4
 
 
-def scene_crops(seed: int):
-    """One look-2 training scene's crops (as the recogniser cuts them), values, colours, turns."""
-    from datasets.tiles_racks import LOOK2_SETS, render_look2_detailed
+def scene_crops(seed: int, left_out: str = HELD_OUT_PRINTING):
+    """One look-2 training scene's crops (as the recogniser cuts them), values, colours, turns:
+    the printings and racks training may see (every printing but ``left_out``)."""
+    from datasets.tiles_racks import leave_out_sets, render_look2_detailed
     from training.classifier import TILE_SPEC
     from vision.crops import STORE_MARGIN, cut_crop, face_size
 
-    scene = render_look2_detailed(seed, *LOOK2_SETS["training"])
+    scene = render_look2_detailed(seed, *leave_out_sets(left_out)["training"])
     out = []
     for (label, box), theta in zip(scene.labels, scene.angles, strict=True):
         angle = fold(theta)
@@ -57,10 +61,11 @@ def scene_crops(seed: int):
     return out
 
 
-def collect(scenes: int, seed: int = SEED, workers: int = 2):
+def collect(scenes: int, seed: int = SEED, workers: int = 2, left_out: str = HELD_OUT_PRINTING):
     crops, values, colours, turns = [], [], [], []
+    cut = functools.partial(scene_crops, left_out=left_out)
     with ProcessPoolExecutor(workers) as pool:
-        for found in pool.map(scene_crops, range(seed, seed + scenes), chunksize=8):
+        for found in pool.map(cut, range(seed, seed + scenes), chunksize=8):
             for crop, value, colour, turn in found:
                 crops.append(crop)
                 values.append(value)
@@ -74,20 +79,30 @@ def collect(scenes: int, seed: int = SEED, workers: int = 2):
     )
 
 
+def make(path: Path, scenes: int, left_out: str = HELD_OUT_PRINTING, seed: int = SEED) -> Path:
+    """The turn crops of ``scenes`` scenes saved at ``path`` (kept: made once)."""
+    if path.exists():
+        return path
+    started = time.time()
+    crops, values, colours, turns = collect(scenes, seed, left_out=left_out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, crops=crops, values=values, colours=colours, turns=turns)
+    counts = np.bincount(turns, minlength=4).tolist()
+    print(
+        f"turn crops: {len(crops)} from {scenes} scenes, turns {counts} "
+        f"({time.time() - started:.0f} s)"
+    )
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=1200)
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--leave-out", default=HELD_OUT_PRINTING)
     args = parser.parse_args(argv)
-    started = time.time()
-    crops, values, colours, turns = collect(args.scenes, args.seed, args.workers)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(args.out, crops=crops, values=values, colours=colours, turns=turns)
-    counts = np.bincount(turns, minlength=4).tolist()
-    print(f"turn crops: {len(crops)} from {args.scenes} scenes, turns {counts} "
-          f"({time.time() - started:.0f} s)")
+    make(args.out, args.scenes, args.leave_out, args.seed)
     return 0
 
 

@@ -46,8 +46,10 @@ def test_training_smoke_writes_working_onnx_models(tmp_path):
 
     assert OnnxDetector(out / "tile_detector.onnx").rotated  # the last round's (5 in a smoke run)
     session = ort.InferenceSession(str(out / "tile_classifier.onnx"))
-    values, colours = session.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})
+    values, colours, turns = session.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})
     assert values.shape[0] == 2 and colours.shape == (2, 4)
+    assert turns.shape == (2, values.shape[1] * 4)  # the turn head's fine-tune ran
+    assert (work / "classifier" / "turn_crops_smoke.npz").exists()
     from vision.tiles import TileRecogniser
 
     result = TileRecogniser(out).recognise(np.full((240, 320, 3), 120, np.uint8))

@@ -33,11 +33,12 @@ def test_onnx_models_are_small_and_run_with_onnxruntime():
     for path in (detector, classifier):
         assert path.stat().st_size < 25 * 2**20
     session = ort.InferenceSession(str(classifier), providers=["CPUExecutionProvider"])
-    values, colours = session.run(
+    values, colours, turns = session.run(
         None, {"crops": np.zeros((3, 3, CROP_SIZE, CROP_SIZE), np.float32)}
     )
     assert values.shape == (3, len(CLASSIFIER_VALUES)) and colours.shape == (3, 4)
-    assert np.allclose(values.sum(1), 1, atol=1e-4)
+    assert turns.shape == (3, len(CLASSIFIER_VALUES) * 4)  # value x quarter turn
+    assert np.allclose(values.sum(1), 1, atol=1e-4) and np.allclose(turns.sum(1), 1, atol=1e-4)
     session = ort.InferenceSession(str(detector), providers=["CPUExecutionProvider"])
     shape = session.get_inputs()[0].shape
     out = session.run(None, {session.get_inputs()[0].name: np.zeros(shape, np.float32)})[0]
