@@ -362,13 +362,8 @@ def train_classifier(
         f"{spec.recipe}_last" + ("" if member == 0 else f"_{member}") + ("_smoke" if smoke else "")
     )
     checkpoint = work / "classifier" / f"{name}.pt"
-    first_epoch = 0
-    if checkpoint.exists():
-        state = torch.load(checkpoint, weights_only=False)
-        net.load_state_dict(state["net"])
-        optimiser.load_state_dict(state["opt"])
-        scheduler.load_state_dict(state["sched"])
-        first_epoch = state["epoch"] + 1
+    first_epoch = _resume(checkpoint, net, optimiser, scheduler)
+    if first_epoch:
         print(f"classifier {member}: resuming after epoch {first_epoch}")
     value_loss = nn.CrossEntropyLoss(label_smoothing=0.05)
     colour_loss = nn.CrossEntropyLoss(ignore_index=-1, label_smoothing=0.05)
@@ -377,18 +372,14 @@ def train_classifier(
         t0, total, right, seen = time.time(), 0.0, 0, 0
         epoch_rng = np.random.default_rng((seed + member) * 1000 + epoch)
         for idx in _batches(len(crops), 128, epoch_rng, weights):
-            batch = np.stack([augment(crops[i], epoch_rng, spec) for i in idx])
-            x = torch.from_numpy(batch[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255)
+            x = _net_input([augment(crops[i], epoch_rng, spec) for i in idx])
             v = torch.from_numpy(values[idx])
             c = torch.from_numpy(colours[idx])
             v_logits, c_logits = net.logits(x)
             loss = value_loss(v_logits, v)
             if (c >= 0).any():
                 loss = loss + colour_loss(c_logits, c)
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            scheduler.step()
+            _step(loss, optimiser, scheduler)
             total += float(loss.detach()) * len(idx)
             right += int((v_logits.argmax(1) == v).sum())
             seen += len(idx)
@@ -396,17 +387,49 @@ def train_classifier(
             f"classifier: epoch {epoch + 1}/{epochs} loss {total / seen:.3f} "
             f"value acc {right / seen:.3f} ({time.time() - t0:.0f} s)"
         )
-        torch.save(
-            {
-                "net": net.state_dict(),
-                "opt": optimiser.state_dict(),
-                "sched": scheduler.state_dict(),
-                "epoch": epoch,
-            },
-            checkpoint,
-        )
+        _save(checkpoint, net, optimiser, scheduler, epoch)
     print(f"classifier {member}: trained ({time.time() - started:.0f} s)")
     return net
+
+
+def _net_input(views: list[np.ndarray]):
+    """Augmented BGR crops -> the net's input batch (N x 3 x S x S, RGB 0..1)."""
+    import torch
+
+    batch = np.stack(views)
+    return torch.from_numpy(batch[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255)
+
+
+def _step(loss, optimiser, scheduler) -> None:
+    optimiser.zero_grad()
+    loss.backward()
+    optimiser.step()
+    scheduler.step()
+
+
+def _resume(checkpoint: Path, net, optimiser, scheduler) -> int:
+    """The epoch to start from: 0, or after the one saved at ``checkpoint`` (state restored)."""
+    import torch
+
+    if not checkpoint.exists():
+        return 0
+    state = torch.load(checkpoint, weights_only=False)
+    net.load_state_dict(state["net"])
+    optimiser.load_state_dict(state["opt"])
+    scheduler.load_state_dict(state["sched"])
+    return int(state["epoch"]) + 1
+
+
+def _save(checkpoint: Path, net, optimiser, scheduler, epoch: int) -> None:
+    import torch
+
+    state = {
+        "net": net.state_dict(),
+        "opt": optimiser.state_dict(),
+        "sched": scheduler.state_dict(),
+        "epoch": epoch,
+    }
+    torch.save(state, checkpoint)
 
 
 def export_classifier(nets: list, path: Path, spec: ReaderSpec = TILE_SPEC) -> None:
@@ -486,13 +509,8 @@ def finetune_turns(
         optimiser, max_lr=max_lr, total_steps=epochs * steps, pct_start=0.15
     )
     checkpoint = work / "classifier" / spec.file(f"{spec.recipe}_last.pt")
-    first_epoch = 0
-    if checkpoint.exists() and limit is None:
-        saved = torch.load(checkpoint, weights_only=False)
-        net.load_state_dict(saved["net"])
-        optimiser.load_state_dict(saved["opt"])
-        scheduler.load_state_dict(saved["sched"])
-        first_epoch = saved["epoch"] + 1
+    first_epoch = 0 if limit is not None else _resume(checkpoint, net, optimiser, scheduler)
+    if first_epoch:
         print(f"turn fine-tune: resuming after epoch {first_epoch}")
     smoothed = nn.CrossEntropyLoss(label_smoothing=0.05)
     ignoring = nn.CrossEntropyLoss(ignore_index=-1, label_smoothing=0.05)
@@ -503,10 +521,9 @@ def finetune_turns(
         rng = np.random.default_rng(seed * 1000 + epoch)
         for idx in _batches(len(crops), 128, rng, weights):
             quarters = [draw_quarter(rng) for _ in idx]
-            batch = np.stack(
+            x = _net_input(
                 [augment(crops[i], rng, spec, q) for i, q in zip(idx, quarters, strict=True)]
             )
-            x = torch.from_numpy(batch[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255)
             v = torch.from_numpy(values[idx])
             c = torch.from_numpy(colours[idx])
             known = (turns[idx] >= 0) & (values[idx] != none)
@@ -521,10 +538,7 @@ def finetune_turns(
                 mask = torch.from_numpy(known)
                 turn_right += int(((j_logits.argmax(1) % 4) == joint % 4)[mask].sum())
                 turn_seen += int(known.sum())
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            scheduler.step()
+            _step(loss, optimiser, scheduler)
             total += float(loss.detach()) * len(idx)
             right += int((v_logits.argmax(1) == v).sum())
             seen += len(idx)
@@ -534,13 +548,5 @@ def finetune_turns(
             f"({time.time() - t0:.0f} s)"
         )
         if limit is None:
-            torch.save(
-                {
-                    "net": net.state_dict(),
-                    "opt": optimiser.state_dict(),
-                    "sched": scheduler.state_dict(),
-                    "epoch": epoch,
-                },
-                checkpoint,
-            )
+            _save(checkpoint, net, optimiser, scheduler, epoch)
     return net
