@@ -79,12 +79,12 @@ DOMINOES = KindSettings(
     repeat_overlap=0.5,
     sets=dominoes.set_labels(),
     group=dominoes.group,
-    # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind dominoes`. The
-    # low-camera scenes (look 3) certify at no threshold, and each look must certify on its
-    # own, so nothing is sure until the models read such photos surely enough
-    # (models/dominoes.md, "The sure flag").
+    # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind dominoes --scenes
+    # 1500`, each look certifying on its own, the highest threshold kept (look 1's; 500
+    # scenes were too few for the low-camera look 3 to certify). Checked on scenes and photos
+    # that took no part (models/dominoes.md, "The sure flag").
     sure_score="framed",
-    sure_threshold=1.01,
+    sure_threshold=0.597,
 )
 
 CARDS = KindSettings(
