@@ -375,6 +375,7 @@ def test_game_photo_correct_save_tally_undo_export(tab: Any, server: str, truth)
     assert len(choices) == 4 * 13 + 1, "rummikub picker: 52 tiles and the joker"
     shot(page, "04-picker")
     page.click("#picker-close")
+    expect(page.locator("#picker")).to_be_hidden()  # closed before the next tag is tapped
     if wrong:
         index, name = next(iter(wrong.items()))
         flips = False
