@@ -326,36 +326,31 @@ class Recogniser:
 
 def _entry(ranked: list[tuple[str, float]], reading: Reading, loaded, heads: Heads) -> dict:
     """One reported piece: the best label, its box in the displayed image, its confidence
-    (probability x detector score^(1/4)) and alternatives; private keys for grouping and the
-    sure flag."""
-    label, p = ranked[0]
+    (probability x detector score^(1/4)) and alternatives (``_relabel``); private keys for
+    grouping and the sure flag."""
     detection = reading.detection
-    score = detection.score
     box = clip_box(detection.box, loaded.scale, loaded.width, loaded.height)
-    return {
-        "label": label,
+    entry = {
+        "label": "",  # the reported keys in their order; ``_relabel`` fills them in
         "bbox": box,
-        "confidence": round(p * score**0.25, 4),
-        "alternatives": [
-            [alt, round(q, 4)]
-            for alt, q in ranked[1 : 1 + MAX_ALTERNATIVES]
-            if q >= ALTERNATIVE_FLOOR
-        ],
-        "_p": p,
-        "_runner_up": ranked[1][1] if len(ranked) > 1 else 0.0,
+        "confidence": 0.0,
+        "alternatives": [],
         "_first": reading.first,
         "_second": reading.second,
         "_turns": reading.turns,
-        "_score": score,
+        "_score": detection.score,
         "_none": reading.none,
-        "_views": _view_probabilities(label, reading, heads),
+        "_views": _view_probabilities(ranked[0][0], reading, heads),
         "_edge": min(box[0], box[1], loaded.width - box[2], loaded.height - box[3]),
         "_rotated": moved_rotated(detection.rotated, 0.0, 0.0, 1 / loaded.scale),
     }
+    _relabel(entry, ranked)
+    return entry
 
 
 def _relabel(piece: dict, ranked: list[tuple[str, float]]) -> None:
-    """``piece`` (an ``_entry``) with its label, confidence and alternatives from ``ranked``."""
+    """``piece`` (an ``_entry``) labelled from ``ranked``: its label, confidence, alternatives,
+    and the private probability and runner-up the sure scores use."""
     label, p = ranked[0]
     piece["label"] = label
     piece["confidence"] = round(p * piece["_score"] ** 0.25, 4)
