@@ -2,7 +2,7 @@
 quickly, against a real ``meldcam serve`` (waitress, a subprocess, loopback only).
 
     .venv/bin/python -m benchmarks.live_streams [--games 20] [--streams 60] [--seconds 30]
-        [--threads 4] [--rate 40] [--json out.json]
+        [--threads 4] [--processes 1] [--rate 40] [--json out.json]
 
 1. Start ``meldcam serve`` on 127.0.0.1 (a fresh instance folder, SQLite), make ``--games``
    games and open ``--streams`` event streams spread over them (3 a game by default), each a
@@ -153,8 +153,11 @@ def summary(values: list[float]) -> dict[str, float]:
 
 
 def cpu_seconds(pid: int) -> float:
+    """CPU time of ``pid`` and its child processes (``meldcam serve --processes``)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(int(child)) for child in children)
 
 
 def main() -> int:
@@ -163,6 +166,7 @@ def main() -> int:
     parser.add_argument("--streams", type=int, default=60)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--threads", type=int, default=4, help="meldcam serve --threads")
+    parser.add_argument("--processes", type=int, default=1, help="meldcam serve --processes")
     parser.add_argument(
         "--rate",
         type=float,
@@ -181,7 +185,7 @@ def main() -> int:
         "MELDCAM_EVENT_STREAMS_PER_CLIENT": str(args.streams),  # and opens every stream
     }
     command = [sys.executable, "-m", "meldcam", "serve", "--port", str(port)]
-    command += ["--threads", str(args.threads)]
+    command += ["--threads", str(args.threads), "--processes", str(args.processes)]
     server = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
     )
@@ -280,6 +284,7 @@ def main() -> int:
             "streams_open_at_end": streams.open,
             "seconds": args.seconds,
             "server_threads": f"--threads {args.threads} + EVENT_STREAMS",
+            "server_processes": args.processes,
             "other_requests_rate": args.rate or "one after another",
             "other_requests": summary(others),
             "other_requests_by_route": {k: summary(v) for k, v in others_by_route.items()},

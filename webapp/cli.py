@@ -11,6 +11,7 @@ address the players use. The ``Server`` header names no version.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import socket
@@ -115,8 +116,10 @@ def _serve(args: argparse.Namespace) -> int:
     # waitress cuts a body over 4x the app's upload limit before spooling it all to disk (its own
     # limit is 1 GB); up to there the app answers a clear 413
     limit = 4 * int(app.config["MAX_CONTENT_LENGTH"])
+    options = {**server_options(args), **stream_threads(args, app)}
+    if args.processes > 1:
+        return _serve_processes(args, app, options, limit)
     try:
-        options = {**server_options(args), **stream_threads(args, app)}
         server = create_server(app, **options, max_request_body_size=limit)
     except OSError as error:
         print(f"meldcam: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
@@ -135,6 +138,74 @@ def _serve(args: argparse.Namespace) -> int:
         pass
     finally:
         server.close()
+    return 0
+
+
+def _serve_processes(
+    args: argparse.Namespace, app: Any, options: dict[str, Any], limit: int
+) -> int:
+    """``--processes N``: N server processes (forked, Linux) accepting on one listening socket.
+    Whichever process is free takes the next connection, so a request does not wait while
+    another process is busy (a photo being read, or its interpreter's lock held by other
+    threads), and N photos are read at once. Games and events live in the database, so every
+    process serves every game; rate-limit counts are per process unless
+    ``MELDCAM_RATELIMIT_STORAGE_URI`` shares them (as with several nodes: docs/deploy.md)."""
+    import os
+    import signal
+
+    from waitress import create_server
+
+    try:
+        listener = socket.create_server(
+            (args.host, args.port),
+            family=socket.AF_INET6 if ":" in args.host else socket.AF_INET,
+            backlog=1024,
+        )
+    except OSError as error:
+        print(f"meldcam: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+        return 2
+    options = {k: v for k, v in options.items() if k not in {"host", "port"}}
+    settle(app)  # once, before the fork: the children share what it compiled and froze
+    children: list[int] = []
+    for _ in range(args.processes):
+        pid = os.fork()
+        if pid == 0:  # a server process: its own connections, threads and event hub
+            signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+            from webapp.db import EXTENSION_KEY
+
+            app.extensions[EXTENSION_KEY].kw["bind"].dispose(close=False)  # the parent's pool
+            server = create_server(app, sockets=[listener], **options, max_request_body_size=limit)
+            if not app.config.get("REDIS_URL"):
+                threading.Thread(target=_warm_recogniser, args=(app,), daemon=True).start()
+            try:
+                server.run()
+            except KeyboardInterrupt:
+                pass
+            finally:
+                os._exit(0)
+        children.append(pid)
+    port = int(listener.getsockname()[1])
+    for url in urls(args.host, port):
+        print(f"meldcam: serving on {url} ({args.processes} processes)", flush=True)
+    if args.host in {"127.0.0.1", "localhost"}:
+        print("meldcam: for phones on the LAN, run with --host 0.0.0.0", flush=True)
+
+    def stop(*_: Any) -> None:
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, lambda *_: stop())
+    try:
+        while children:  # a process that dies takes the others down: one exit, one status
+            pid, _status = os.wait()
+            if pid in children:
+                children.remove(pid)
+                stop()
+    except KeyboardInterrupt:
+        stop()
+        for child in children:
+            os.waitpid(child, 0)
     return 0
 
 
@@ -172,6 +243,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 for phones on the LAN")
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     serve.add_argument("--threads", type=int, default=4, help="waitress worker threads")
+    serve.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes sharing the port (Linux): one per core answers steadily under load",
+    )
     serve.add_argument(
         "--https", action="store_true", help="reached over HTTPS: Secure cookies, https links"
     )

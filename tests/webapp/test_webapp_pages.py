@@ -322,6 +322,49 @@ def test_meldcam_serve_starts_waitress_and_prints_the_url(tmp_path: Path):
         process.wait(timeout=10)
 
 
+def test_serve_processes_share_the_port_and_a_stalled_one_holds_up_nothing(tmp_path: Path):
+    """``--processes 2``: two forked servers accept on one socket, so while one is stopped
+    (as if busy) the other answers every request; stopping the parent stops both."""
+    import signal
+    import time
+
+    env = {**os.environ, "MELDCAM_INSTANCE_PATH": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "meldcam", "serve", "--port", "0", "--processes", "2"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    children: list[int] = []
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.search(r"serving on (http://127\.0\.0\.1:\d+/) \(2 processes\)", line)
+        assert match, line
+        url = match.group(1)
+        listing = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+        children = [int(pid) for pid in listing.read_text().split()]
+        assert len(children) == 2
+        os.kill(children[0], signal.SIGSTOP)
+        try:
+            for _ in range(10):
+                started = time.monotonic()
+                with urllib.request.urlopen(url + "api/catalogue", timeout=5) as response:
+                    assert response.status == 200
+                assert time.monotonic() - started < 2
+        finally:
+            os.kill(children[0], signal.SIGCONT)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    deadline = time.monotonic() + 5
+    while any(Path(f"/proc/{child}").exists() for child in children):
+        assert time.monotonic() < deadline, "a server process outlived the parent"
+        time.sleep(0.1)
+
+
 def test_serve_reports_a_busy_port(tmp_path: Path, monkeypatch):
     import socket
 
