@@ -1,7 +1,9 @@
 """The tile reader on sets it has never seen: ``python -m benchmarks.tiles_generalisation``.
 
 Prints one row per set of scenes (F1 of the label multiset per photo, photos read exactly,
-precision of the pieces flagged sure and their share, seconds per photo), as ``meldcam eval``:
+precision of the pieces flagged sure and their share, seconds per photo), as ``meldcam eval``,
+and how its jokers were read (a joker design never seen, read surely as a number, is what the
+sure flag must not do):
 
 - ``seen``: look-2 validation scenes (``datasets.tiles_racks.render_training_scene``, the
   validation seeds): printings and rack styles that training draws, scenes it never saw;
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,6 +39,7 @@ from datasets.realdata import realdata_dir
 from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES
 from datasets.tiles_racks import leave_out_sets, render_look2_detailed
 from datasets.tiles_synth import render_scene_detailed
+from meldcam.vocabulary import TILE_JOKER
 from training.calibrate import assign
 from training.evaluate import Score, evaluate, synthetic_scenes
 from training.train_tiles import SEED, TILE_RENDERER, WORK, generate, look2_sets
@@ -70,10 +74,15 @@ def sets(left_out: str = HELD_OUT_PRINTING) -> dict[str, tuple[str, str, str, in
     }
 
 
-def score_set(folder: Path, recogniser: Recogniser, partly_shown) -> tuple[Score, Score]:
+def score_set(
+    folder: Path, recogniser: Recogniser, partly_shown, jokers: Counter[str] | None = None
+) -> tuple[Score, Score]:
     """Every reading scored, and the readings of partly shown tiles left out (module
-    docstring)."""
+    docstring); ``jokers`` counts how the labelled jokers were read: "found", "joker" (read as
+    a joker) and "sure number" (read surely as a number: a joker design the reader takes for
+    a numeral)."""
     every, labelled_only = Score(), Score()
+    jokers = Counter() if jokers is None else jokers
     for scene in synthetic_scenes(folder, "tiles"):
         started = time.perf_counter()
         pieces = recogniser.recognise(scene.image)["pieces"]
@@ -83,6 +92,11 @@ def score_set(folder: Path, recogniser: Recogniser, partly_shown) -> tuple[Score
         boxes = [(label, [list(box)]) for label, box in [*scene.pieces, *partly_shown(scene.seed)]]
         taken = assign(pieces, boxes)
         on_partial = [j is not None and j >= len(truth) for j in taken]
+        for piece, j in zip(pieces, taken, strict=True):
+            if j is not None and j < len(truth) and truth[j] == TILE_JOKER:
+                jokers["found"] += 1
+                jokers["joker"] += piece["label"] == TILE_JOKER
+                jokers["sure number"] += piece["label"] != TILE_JOKER and bool(piece["sure"])
         kept = [p for p, partial in zip(pieces, on_partial, strict=True) if not partial]
         _add(labelled_only, scene.name, kept, truth, seconds)
         # sure readings of partly shown tiles are judged by their true labels
@@ -131,9 +145,17 @@ def main(argv: list[str] | None = None) -> int:
     for key in args.sets.split(","):
         name, folder, renderer, seed, partly_shown = chosen[key]
         generate(args.work, 0, args.scenes, seed, name=folder, renderer=renderer, quiet=True)
-        every, labelled_only = score_set(args.work / folder / "val", recogniser, partly_shown)
+        jokers: Counter[str] = Counter()
+        every, labelled_only = score_set(
+            args.work / folder / "val", recogniser, partly_shown, jokers
+        )
         print(_row(name, every.as_dict()), flush=True)
         print(_row("  partly shown not scored", labelled_only.as_dict()), flush=True)
+        print(
+            f"  jokers: {jokers['joker']} of {jokers['found']} found read as jokers, "
+            f"{jokers['sure number']} surely as a number",
+            flush=True,
+        )
     data = None if args.no_real else realdata_dir()
     if data is not None:
         report = evaluate(data, "tiles", recogniser)

@@ -14,7 +14,7 @@ or yellow; blue or teal; black or dark green), so that no colour shade belongs t
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -81,7 +81,7 @@ class Printing:
     face_circle: float  # probability of the printed face circle around the numeral
     brand: tuple[str, ...]  # foot lines ("" for none), drawn "embossed" or "printed"
     brand_style: tuple[str, ...]
-    jokers: tuple[str, ...]  # "face", "j", "star", "smiley", "clover"
+    jokers: tuple[str, ...]  # "face", "j", "star", "smiley", "clover" (or "pictogram": any)
 
 
 PRINTINGS: tuple[Printing, ...] = (
@@ -162,6 +162,15 @@ PRINTING_NAMES = tuple(p.name for p in PRINTINGS)
 # Left out of the shipped reader's training; its scenes measure an unseen printing.
 HELD_OUT_PRINTING = "travel"
 
+# A joker may be printed as anything that is not a numeral, and a player's set will have a
+# design no catalogue holds, so training scenes may give a set a "pictogram" joker instead of
+# its printing's own: one random composition per set (a symbol, a letter, a rosette, a star or
+# polygon, a crescent, an asterisk; ringed or not, one or two inks), so that the reader learns
+# "joker" as "no numeral" rather than as five drawings. No clover and no four-blob rosette is
+# drawn: the okey printing's clover stays a design never seen when okey is left out.
+PICTOGRAM_SYMBOLS = "☆♠♥♦☺☻☼♛♚♞☀☾✪❖✚☯♫✈☂⚑ΩψλЖ@#✿❀⚘♜♝♟☃☎✂✉✎✔✖✦✧❤➤⚓⚙⚡☠☢☣♀♂☸✵✹❄❋JKRWXYMHN"
+PICTOGRAM_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf")
+
 
 def printing(name: str) -> Printing:
     for p in PRINTINGS:
@@ -208,9 +217,13 @@ class SetLook:
     numeral_y: float
     face_circle: bool
     aspect: float  # face height / width
+    joker_seed: int = 0  # a "pictogram" joker's drawing, the same on every joker of the set
 
 
-def choose_set(rng: np.random.Generator, name: str) -> SetLook:
+def choose_set(rng: np.random.Generator, name: str, pictogram_jokers: float = 0.0) -> SetLook:
+    """A set of printing ``name``; with probability ``pictogram_jokers`` its jokers are a random
+    pictogram instead of the printing's own design (training scenes; at 0 nothing more is drawn
+    from ``rng``, so every other scene set stays as it was)."""
     p = printing(name)
     fonts = family_fonts(p.family)
     inks = {c: shades[int(rng.integers(0, len(shades)))] for c, shades in INK_SHADES.items()}
@@ -219,7 +232,7 @@ def choose_set(rng: np.random.Generator, name: str) -> SetLook:
     body = np.clip(
         np.array(BODIES[int(rng.integers(0, len(BODIES)))]) + rng.normal(0, 5, 3), 150, 255
     )
-    return SetLook(
+    look = SetLook(
         printing=p,
         font=fonts[int(rng.integers(0, len(fonts)))],
         inks=inks,
@@ -233,6 +246,9 @@ def choose_set(rng: np.random.Generator, name: str) -> SetLook:
         face_circle=bool(rng.random() < p.face_circle),
         aspect=float(rng.uniform(1.28, 1.42)),
     )
+    if pictogram_jokers > 0 and rng.random() < pictogram_jokers:
+        look = replace(look, joker="pictogram", joker_seed=int(rng.integers(0, 2**31)))
+    return look
 
 
 def render_set_tile(rng: np.random.Generator, look: SetLook, label: str, width: int) -> np.ndarray:
@@ -324,7 +340,9 @@ def _draw_set_joker(draw, rng, look: SetLook, cx: float, cy: float, w: int) -> N
     red, black = look.inks["red"], look.inks["black"]
     main = (*(red if rng.random() < 0.5 else black), 255)
     lw = max(3, int(w * 0.035))
-    if look.joker == "j":
+    if look.joker == "pictogram":
+        _draw_pictogram(draw, look, cx, cy, w)
+    elif look.joker == "j":
         font = load_font(look.font, int(w * look.numeral_size))
         draw.text((cx, cy), "J", fill=main, font=font, anchor="mm")
     elif look.joker == "star":
@@ -370,3 +388,72 @@ def _draw_set_joker(draw, rng, look: SetLook, cx: float, cy: float, w: int) -> N
         draw.arc(
             (cx - r * 0.45, cy - r * 0.1, cx + r * 0.45, cy + r * 0.6), 20, 160, fill=main, width=lw
         )
+
+
+def _pictogram_font(size: int):
+    files = _font_files()
+    for name in PICTOGRAM_FONTS:
+        if name in files:
+            return load_font(files[name], size)
+    return load_font(family_fonts("grotesque")[0], size)
+
+
+def _draw_pictogram(draw, look: SetLook, cx: float, cy: float, w: int) -> None:
+    """The set's random joker (``look.joker_seed``): the same drawing on each of its jokers."""
+    rng = np.random.default_rng(look.joker_seed)
+    inks = [look.inks[c] for c in ("red", "black", "blue", "orange")]
+    main = (*inks[int(rng.choice(4, p=[0.4, 0.4, 0.1, 0.1]))], 255)
+    second = (*inks[int(rng.integers(0, 4))], 255) if rng.random() < 0.35 else main
+    r = w * rng.uniform(0.2, 0.33)
+    lw = max(3, int(w * rng.uniform(0.025, 0.05)))
+    kind = ("symbol", "rosette", "polygon", "crescent", "asterisk")[
+        int(rng.choice(5, p=[0.4, 0.15, 0.2, 0.1, 0.15]))
+    ]
+    if kind == "symbol":
+        symbol = PICTOGRAM_SYMBOLS[int(rng.integers(0, len(PICTOGRAM_SYMBOLS)))]
+        draw.text((cx, cy), symbol, fill=main, font=_pictogram_font(int(2.2 * r)), anchor="mm")
+    elif kind == "rosette":  # never four blobs: that is the okey clover
+        blobs = int(rng.choice([3, 5, 6, 8]))
+        b = r * rng.uniform(0.28, 0.45)
+        turn = rng.uniform(0, 2 * math.pi)
+        for k in range(blobs):
+            t = turn + 2 * math.pi * k / blobs
+            x, y = cx + (r - b) * math.cos(t), cy + (r - b) * math.sin(t)
+            draw.ellipse((x - b, y - b, x + b, y + b), fill=main)
+        c = b * rng.uniform(0.4, 0.9)
+        draw.ellipse((cx - c, cy - c, cx + c, cy + c), fill=second)
+    elif kind == "polygon":
+        points = int(rng.integers(3, 10))
+        inner = rng.uniform(0.35, 1.0)
+        turn = rng.uniform(0, 2 * math.pi)
+        pts = [
+            (
+                cx + (r if k % 2 == 0 else r * inner) * math.cos(turn + math.pi * k / points),
+                cy + (r if k % 2 == 0 else r * inner) * math.sin(turn + math.pi * k / points),
+            )
+            for k in range(2 * points)
+        ]
+        if rng.random() < 0.5:
+            draw.polygon(pts, fill=main)
+        else:
+            draw.line([*pts, pts[0]], fill=main, width=lw, joint="curve")
+    elif kind == "crescent":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=main)
+        d = r * rng.uniform(0.3, 0.6)
+        t = rng.uniform(0, 2 * math.pi)
+        ox, oy = cx + d * math.cos(t), cy + d * math.sin(t)
+        draw.ellipse((ox - r, oy - r, ox + r, oy + r), fill=(*look.body, 255))
+    else:  # an asterisk: spokes through the middle (no loose stroke that could read as a numeral)
+        spokes = int(rng.integers(3, 7))
+        turn = rng.uniform(0, math.pi)
+        for k in range(spokes):
+            t = turn + math.pi * k / spokes
+            dx, dy = r * math.cos(t), r * math.sin(t)
+            draw.line((cx - dx, cy - dy, cx + dx, cy + dy), fill=main, width=lw)
+    if rng.random() < 0.35:  # a ring around it
+        ring = r * rng.uniform(1.15, 1.35)
+        draw.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), outline=second, width=lw)
+    if rng.random() < 0.15:  # a word under it
+        font = _pictogram_font(int(w * 0.12))
+        word = ("JOKER", "JOLLY", "JOKE")[int(rng.integers(0, 3))]
+        draw.text((cx, cy + r * 1.45), word, fill=main, font=font, anchor="mm")

@@ -131,13 +131,16 @@ def render_look2_detailed(
     rack_styles: tuple[str, ...] = RACK_STYLES,
     rack_share: float = RACK_SHARE,
     size: tuple[int, int] | None = None,
+    pictogram_jokers: float = 0.0,
 ) -> Look2Scene:
-    """``render_look2_scene``'s photo, labels and quads, with the set and rack it shows."""
+    """``render_look2_scene``'s photo, labels and quads, with the set and rack it shows (its
+    jokers a random pictogram with probability ``pictogram_jokers``: ``choose_set``)."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
     w, h = size
-    look = choose_set(rng, printings[int(rng.integers(0, len(printings)))])
+    chosen = printings[int(rng.integers(0, len(printings)))]
+    look = choose_set(rng, chosen, pictogram_jokers)
     pad = int(0.15 * max(w, h))
     big_w, big_h = w + 2 * pad, h + 2 * pad
     scene = background(rng, big_h, big_w)

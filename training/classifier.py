@@ -298,12 +298,14 @@ def train_classifier(
     init=None,
     base_crops: Path | None = None,
     max_lr: float = 3e-3,
+    frozen_norms: bool = False,
 ):
     """Train (or resume, or just load when finished) ensemble member ``member``; returns it.
 
     Members share the crops and differ in initialisation and augmentation order (seed + member).
     A fine-tune starts from the weights of ``init`` (a trained net) and adds the crops cached at
-    ``base_crops`` to those it cuts from ``synth_items``.
+    ``base_crops`` to those it cuts from ``synth_items``; ``frozen_norms`` keeps its batch norms
+    as they are (a net rebuilt from its ONNX file: ``training.recover.rebuild_reader``).
     """
     import torch
     from torch import nn
@@ -369,6 +371,10 @@ def train_classifier(
     colour_loss = nn.CrossEntropyLoss(ignore_index=-1, label_smoothing=0.05)
     for epoch in range(first_epoch, epochs):
         net.train()
+        if frozen_norms:
+            from training.recover import freeze_norms
+
+            freeze_norms(net)
         t0, total, right, seen = time.time(), 0.0, 0, 0
         epoch_rng = np.random.default_rng((seed + member) * 1000 + epoch)
         for idx in _batches(len(crops), 128, epoch_rng, weights):
@@ -461,7 +467,7 @@ def export_classifier(nets: list, path: Path, spec: ReaderSpec = TILE_SPEC) -> N
     )
 
 
-TILE_TURN_SPEC = replace(TILE_SPEC, recipe="r6", turns=True)
+TILE_TURN_SPEC = replace(TILE_SPEC, recipe="r7", turns=True)  # r7: turn crops with pictogram jokers
 
 
 def finetune_turns(

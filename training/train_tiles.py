@@ -21,7 +21,8 @@ from its last checkpoint, the classifier from its last epoch). The recipe is dat
    full-resolution synthetic scenes (``synth``, ``synth_obb``, ``synth_look2``) and trainable
    real photos (``r5``), then fine-tuned with a third head, value x the quarter turn the tile
    shows in its crop, on those crops and ``--turn-scenes`` look-2 scenes' crops whose turn is
-   known (``r6``, ``training/turn_crops.py``), exported to ONNX as ``tile_classifier.onnx``.
+   known, half their sets printing a random pictogram joker (``r7``,
+   ``training/turn_crops.py``), exported to ONNX as ``tile_classifier.onnx``.
 
 Stages can be run alone with ``--stage``; ``--epochs ROUND=N`` and ``--scenes SET=N`` change the
 recipe; ``--smoke`` runs a tiny version of everything (tests). Imports ultralytics and torch:

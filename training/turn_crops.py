@@ -27,6 +27,9 @@ import numpy as np
 from datasets.tile_printings import HELD_OUT_PRINTING
 
 SEED = 20761129  # far from every other tile scene set's seeds (training, validation, calibration)
+# Sets whose jokers are a random pictogram (``datasets.tile_printings``): joker designs no
+# printing of the catalogue has, so that an unseen design reads as a joker, not as a number.
+PICTOGRAM_JOKERS = 0.5
 
 
 def fold(theta: float) -> float:
@@ -50,7 +53,9 @@ def scene_crops(seed: int, left_out: str = HELD_OUT_PRINTING):
     from training.classifier import TILE_SPEC
     from vision.crops import STORE_MARGIN, cut_crop, face_size
 
-    scene = render_look2_detailed(seed, *leave_out_sets(left_out)["training"])
+    scene = render_look2_detailed(
+        seed, *leave_out_sets(left_out)["training"], pictogram_jokers=PICTOGRAM_JOKERS
+    )
     out = []
     for (label, box), theta in zip(scene.labels, scene.angles, strict=True):
         angle = fold(theta)

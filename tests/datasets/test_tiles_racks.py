@@ -48,6 +48,28 @@ def test_a_set_draws_every_label_as_a_tile_face(name):
         assert ink > 5  # something is printed on it
 
 
+def test_a_pictogram_joker_is_one_drawing_per_set_and_differs_between_sets():
+    def joker(seed: int) -> np.ndarray:
+        rng = np.random.default_rng(seed)
+        look = choose_set(rng, "club", pictogram_jokers=1.0)
+        assert look.joker == "pictogram"
+        return render_set_tile(np.random.default_rng(0), look, "joker", 60)
+
+    assert np.array_equal(joker(3), joker(3))  # every joker of a set prints the same
+    assert not np.array_equal(joker(3), joker(4))  # another set, another pictogram
+    face = joker(5)
+    assert face[..., :3][face[..., 3] > 200].std() > 5  # something is printed on it
+
+
+def test_without_pictograms_a_set_is_drawn_as_before():
+    """The share 0 (every scene set but the training crops) draws nothing more from the
+    generator, so the held-out and calibration scenes stay the ones measured before."""
+    plain, zero = np.random.default_rng(8), np.random.default_rng(8)
+    assert choose_set(plain, "okey") == choose_set(zero, "okey", pictogram_jokers=0.0)
+    assert plain.random() == zero.random()
+    assert choose_set(np.random.default_rng(8), "okey").joker in printing("okey").jokers
+
+
 def test_scenes_are_rebuilt_from_their_seed():
     first = render_look2_detailed(11)
     second = render_look2_detailed(11)
