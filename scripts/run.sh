@@ -4,4 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --runtime
-exec .venv/bin/meldcam serve "$@"
+# Two server processes on one port (one per core of a small machine): a request never waits for
+# another process that is busy reading a photo (docs/choices/webapp.md, "Every phone at the
+# table"). A --processes among the arguments wins.
+exec .venv/bin/meldcam serve --processes 2 "$@"

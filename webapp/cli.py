@@ -148,12 +148,15 @@ def _serve_processes(
     Whichever process is free takes the next connection, so a request does not wait while
     another process is busy (a photo being read, or its interpreter's lock held by other
     threads), and N photos are read at once. Games and events live in the database, so every
-    process serves every game; rate-limit counts are per process unless
-    ``MELDCAM_RATELIMIT_STORAGE_URI`` shares them (as with several nodes: docs/deploy.md)."""
+    process serves every game. Rate-limit counts in memory are per process, so each process
+    allows 1/N of each limit (``split_limits``) unless ``MELDCAM_RATELIMIT_STORAGE_URI`` shares
+    them (as with several nodes: docs/deploy.md)."""
     import os
     import signal
 
     from waitress import create_server
+
+    from webapp.throttle import split_limits
 
     try:
         listener = socket.create_server(
@@ -165,6 +168,7 @@ def _serve_processes(
         print(f"meldcam: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 2
     options = {k: v for k, v in options.items() if k not in {"host", "port"}}
+    split_limits(app, args.processes)
     settle(app)  # once, before the fork: the children share what it compiled and froze
     children: list[int] = []
     for _ in range(args.processes):

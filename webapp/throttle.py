@@ -4,7 +4,8 @@ A client over a limit gets 429 with ``Retry-After``. The limits are config value
 Flask-Limiter's notation, read at each request): ``RATELIMIT_WRITES`` for every write,
 ``RATELIMIT_NEW_GAMES`` for new games, ``RATELIMIT_BAD_TOKENS`` for answers 403 (a wrong or
 missing edit token: only failures count, so a player with the right link is never slowed by it).
-``RATELIMIT_ENABLED = False`` turns them off. Counts live in memory by default, per process;
+``RATELIMIT_ENABLED = False`` turns them off. Counts live in memory by default, per process
+(``meldcam serve --processes N`` gives each process 1/N of each limit: ``split_limits``);
 when several nodes serve one game set ``RATELIMIT_STORAGE_URI`` (``MELDCAM_RATELIMIT_STORAGE_URI``)
 to a shared store such as ``redis://host:6379``. The client is the request's remote address:
 behind a reverse proxy, start ``meldcam serve --proxy ADDRESS`` so that it is the player's, not
@@ -61,6 +62,28 @@ TOKEN_CHECKS = (
     "live.revoke_api",
     "live.revoke_page",
 )
+
+
+LIMITS = ("RATELIMIT_WRITES", "RATELIMIT_NEW_GAMES", "RATELIMIT_BAD_TOKENS")
+
+
+def split_limits(app: Flask, processes: int) -> None:
+    """Before ``meldcam serve --processes N`` forks: with counts kept in each process's memory,
+    each process allows 1/N of every limit (rounded up), so that together they never allow more
+    than the limit (a client whose requests all reach one process is held to 1/N of it: the
+    limits are far above what a table asks). A shared store needs no split."""
+    import math
+
+    import limits
+
+    if processes <= 1 or not str(app.config["RATELIMIT_STORAGE_URI"]).startswith("memory:"):
+        return
+    for name in LIMITS:
+        parts = []
+        for item in limits.parse_many(str(app.config[name])):
+            share = math.ceil(item.amount / processes)
+            parts.append(f"{share} per {item.multiples} {item.GRANULARITY.name}")
+        app.config[name] = ";".join(parts)
 
 
 def _setting(name: str) -> Callable[[], str]:

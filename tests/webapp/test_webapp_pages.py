@@ -440,3 +440,16 @@ def test_a_page_write_that_collides_offers_the_game_reloaded(
     saved = client.post(f"/g/{game_id}/hands", data={"csrf_token": token, "hand": json.dumps(HAND)})
     assert saved.status_code == 409
     assert f'href="/g/{game_id}"' in saved.get_data(as_text=True)
+
+
+def test_serve_processes_split_the_rate_limits_counted_in_memory(tmp_path: Path):
+    from webapp import create_app
+    from webapp.throttle import split_limits
+
+    app = create_app({"INSTANCE_PATH": str(tmp_path), "RATELIMIT_WRITES": "60 per minute;7/hour"})
+    split_limits(app, 2)
+    assert app.config["RATELIMIT_WRITES"] == "30 per 1 minute;4 per 1 hour"  # never more in all
+    assert app.config["RATELIMIT_BAD_TOKENS"] == "10 per 1 minute;50 per 1 hour"
+    shared = create_app({"INSTANCE_PATH": str(tmp_path), "RATELIMIT_STORAGE_URI": "redis://x"})
+    split_limits(shared, 2)
+    assert shared.config["RATELIMIT_WRITES"] == "60 per minute;600 per hour"  # one shared count
