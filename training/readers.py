@@ -8,6 +8,8 @@ Cards: one crop per corner index (rank over suit), read as rank (A..K, joker) an
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from training.classifier import ReaderSpec
 from vision.labels import (
     CARD_NONE,
@@ -66,3 +68,8 @@ READER_SPECS = {
         finetune_lr=1e-3,
     ),
 }
+
+# "c7": the shipped "c6" rebuilt from its ONNX file and fine-tuned, its batch norms frozen, on
+# look 6 (index letters of four languages, dark faces in light inks) and fresh scenes of looks
+# 1-5 (``train_pieces --stage reader-finetune``; ``CARD_FINETUNE_SETS``).
+CARD_FINETUNE_SPEC = replace(READER_SPECS["cards"], recipe="c7", base=None, finetune_lr=5e-4)

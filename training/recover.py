@@ -119,6 +119,55 @@ def raw_output(model, image: np.ndarray) -> np.ndarray:
     return (out[0] if isinstance(out, (list, tuple)) else out).numpy()
 
 
+def rebuild_reader(onnx_path: Path, spec):
+    """The crop reader (``training.classifier.build_net(spec)``) whose weights are
+    ``onnx_path``'s: each convolution's folded weights and bias put back, its batch norm the
+    identity (scale ``sqrt(1 + eps)``, mean 0, variance 1). Fine-tune it with the batch norms
+    frozen (``freeze_norms``): in training mode they would normalise by the batch instead."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    from training.classifier import build_net
+
+    model = onnx.load(str(onnx_path))
+    weights = {init.name: numpy_helper.to_array(init) for init in model.graph.initializer}
+    convs = [node for node in model.graph.node if node.op_type == "Conv"]
+    net = build_net(spec)
+    blocks = [m for m in net.features]
+    if len(convs) != len(blocks):
+        raise ValueError(f"{onnx_path}: {len(convs)} convolutions, the reader has {len(blocks)}")
+    state = net.state_dict()
+    for index, node in enumerate(convs):
+        weight, bias = (weights[name] for name in node.input[1:3])
+        norm = blocks[index][1]
+        state[f"features.{index}.0.weight"] = torch.from_numpy(weight.copy())
+        state[f"features.{index}.1.weight"] = torch.full_like(
+            state[f"features.{index}.1.weight"], float(np.sqrt(1.0 + norm.eps))
+        )
+        state[f"features.{index}.1.bias"] = torch.from_numpy(bias.copy())
+        state[f"features.{index}.1.running_mean"].zero_()
+        state[f"features.{index}.1.running_var"].fill_(1.0)
+    for name in state:
+        if not name.startswith("features.") and name in weights:
+            state[name] = torch.from_numpy(weights[name].copy())
+    missing = [n for n in state if not n.startswith("features.") and n not in weights]
+    missing = [n for n in missing if not n.endswith("num_batches_tracked")]
+    if missing:
+        raise ValueError(f"{onnx_path}: no weights for {missing}")
+    net.load_state_dict(state)
+    return net
+
+
+def freeze_norms(net) -> None:
+    """Put ``net``'s batch norms in evaluation mode (statistics kept), after ``net.train()``."""
+    from torch import nn
+
+    for module in net.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.eval()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("onnx", type=Path)

@@ -201,6 +201,21 @@ CARD_RENDERERS = {
         ("backs", "_backs"),
     )
 }
+LETTERS_RENDERER = "training.train_pieces:render_cards_letters"
+# The card reader's fine-tune (``--stage reader-finetune``, recipe "c7"): look 6 (index letters
+# of four languages, dark faces) and fresh scenes of looks 1-5, so that nothing is forgotten.
+# Generated only by that stage; the French letters are a set of their own, so that a reader
+# fine-tuned without them (``--leave-letters fr``) measures a letter set never seen.
+FINETUNE_LETTERS = "finetune_letters"
+FINETUNE = "reader_finetune"  # the sets' "round": made by that stage only
+CARD_FINETUNE_SETS = (
+    SceneSet(FINETUNE_LETTERS, f"{LETTERS_RENDERER}@en,pl,de", 700, 0, 35, FINETUNE),
+    SceneSet(f"{FINETUNE_LETTERS}_fr", f"{LETTERS_RENDERER}@fr", 250, 0, 37, FINETUNE),
+    *(
+        SceneSet(f"finetune_look{look}", CARD_RENDERERS[name], 120, 0, 39 + 2 * look, FINETUNE)
+        for look, name in enumerate(("base", "fonts", "glyphs", "real", "backs"), start=1)
+    ),
+)
 
 RECIPES = {
     "dominoes": KindRecipe(
@@ -249,6 +264,7 @@ RECIPES = {
                 *_with_test(f"{READER_SYNTH}2", CARD_RENDERERS["glyphs"], 600, 17, "test_reader2"),
                 *_with_test(f"{READER_SYNTH}3", CARD_RENDERERS["real"], 800, 23, "test_reader3"),
                 *_with_test(f"{READER_SYNTH}4", CARD_RENDERERS["backs"], 800, 29, "test_reader4"),
+                *CARD_FINETUNE_SETS,
             ),
             rounds=(
                 DetectorRound("detector", 12),
@@ -544,14 +560,18 @@ def reader_items(
     per_scene: int = 6,
     looks: range | None = None,
     rounds: bool = True,
+    folders: list[str] | None = None,
 ) -> list:
     """The reader's training scenes (round 1 and, where made, rounds 2 and 3 and the reader's own),
     each with its labelled pieces plus up to ``per_scene`` hard negatives ("none"): boxes
     ``detector`` finds at a low threshold that overlap no labelled piece (IoU < 0.3), most
     confident first; in the whole photo, and with ``tile_side`` / ``zoom_out`` also in the
     recogniser's other passes (``DetectorPasses``). ``looks``: only these reader looks' scenes
-    (``reader_folder``; None: all made); ``rounds=False``: without the detector's rounds."""
-    if looks is None:
+    (``reader_folder``; None: all made); ``rounds=False``: without the detector's rounds;
+    ``folders``: these scene sets instead of the reader looks."""
+    if folders is not None:
+        pass
+    elif looks is None:
         folders = [p.name for p in sorted(work.glob(READER_SYNTH + "*"))]
     else:
         folders = [reader_folder(index) for index in looks]
@@ -613,10 +633,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=None)
     parser.add_argument(
         "--stage",
-        choices=("all", "generate", "detector", "finetune", "reader"),
+        choices=("all", "generate", "detector", "finetune", "reader", "reader-finetune"),
         default="all",
         help="finetune: only the dominoes' last detector round (detector_obb_r5), from "
-        "detector_obb's best.pt or the shipped detector",
+        "detector_obb's best.pt or the shipped detector; reader-finetune: the cards' reader "
+        "c7, from the reader in --out (the shipped one, or the reader stage's)",
+    )
+    parser.add_argument(
+        "--leave-letters",
+        default="",
+        help="reader-finetune: an index letter set left out (fr), for the leave-one-out table",
     )
     parser.add_argument("--seed", type=int, default=SEED)
     add_recipe_arguments(parser, [recipe.stages for recipe in RECIPES.values()])
@@ -708,8 +734,54 @@ def main(argv: list[str] | None = None) -> int:
             nets.append(net)
         export_classifier(nets, args.out / recipe.reader_onnx, spec=spec)
         print(f"reader: {args.out / recipe.reader_onnx} ({len(nets)} members)")
+    if args.stage in ("all", "reader-finetune") and args.kind == "cards":
+        finetune_card_reader(recipe, work, args.out, args.seed, args.leave_letters, args.smoke)
     print(f"train_pieces {args.kind}: done in {time.time() - started:.0f} s")
     return 0
+
+
+def finetune_card_reader(
+    recipe: KindRecipe, work: Path, out: Path, seed: int, leave_letters: str, smoke: bool
+) -> None:
+    """The card reader "c7": the reader in ``out`` (rebuilt from its ONNX file, batch norms
+    frozen) fine-tuned on the crops of ``CARD_FINETUNE_SETS`` with hard negatives mined by the
+    detector in ``out``; ``leave_letters`` ("fr") leaves that letter set's scenes out."""
+    from training.classifier import export_classifier, train_classifier
+    from training.readers import CARD_FINETUNE_SPEC, READER_SPECS
+    from training.recover import rebuild_reader
+
+    sets = [s for s in recipe.stages.scene_sets if s.for_round == FINETUNE]
+    if leave_letters:
+        sets = [s for s in sets if not s.renderer.endswith(f"@{leave_letters}")]
+    for s in sets:
+        generate(work, s.scenes, s.val, seed + s.seed_offset, name=s.folder, renderer=s.renderer)
+    spec = CARD_FINETUNE_SPEC
+    if leave_letters:
+        spec = replace(spec, recipe=f"{spec.recipe}_without_{leave_letters}")
+    reader = out / recipe.reader_onnx
+    net = train_classifier(
+        work,
+        1 if smoke else spec.finetune_epochs,
+        seed,
+        lambda work, split: reader_items(
+            work,
+            split,
+            out / recipe.detector_onnx,
+            recipe.negative_tile_side,
+            recipe.negative_zoom_out,
+            recipe.negatives_per_scene,
+            rounds=False,
+            folders=[s.folder for s in sets],
+        ),
+        list,
+        smoke=smoke,
+        spec=spec,
+        init=rebuild_reader(reader, READER_SPECS["cards"]),
+        max_lr=spec.finetune_lr,
+        frozen_norms=True,
+    )
+    export_classifier([net], reader, spec=spec)
+    print(f"reader: {reader} ({spec.recipe}, fine-tuned from the reader it replaces)")
 
 
 if __name__ == "__main__":

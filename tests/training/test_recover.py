@@ -30,9 +30,7 @@ def run(*args: str) -> str:
 )
 def test_rebuilt_detector_matches_its_onnx_file(tmp_path, name, task):
     checkpoint = tmp_path / "best.pt"
-    printed = run(
-        "-m", "training.recover", str(MODELS / f"{name}.onnx"), "--out", str(checkpoint)
-    )
+    printed = run("-m", "training.recover", str(MODELS / f"{name}.onnx"), "--out", str(checkpoint))
     boxes, scores = re.search(r"boxes (\S+) px, scores and angles (\S+)", printed).groups()
     assert float(boxes) < 1e-2  # input pixels (up to 640): float32 rounding only
     assert float(scores) < 1e-4
@@ -52,3 +50,30 @@ def test_a_reader_is_not_a_detector_to_rebuild():
 
     with pytest.raises(ValueError, match="not an ultralytics export"):
         rebuild(MODELS / "card_reader.onnx")
+
+
+@pytest.mark.parametrize(
+    ("kind", "name"), [("cards", "card_reader"), ("dominoes", "domino_reader")]
+)
+def test_rebuilt_reader_reads_as_its_onnx_file_and_keeps_its_norms_frozen(kind, name):
+    import numpy as np
+    import torch
+
+    from training.readers import READER_SPECS
+    from training.recover import freeze_norms, rebuild_reader
+    from vision.detector import open_session
+
+    spec = READER_SPECS[kind]
+    net = rebuild_reader(MODELS / f"{name}.onnx", spec).eval()
+    session = open_session(MODELS / f"{name}.onnx")
+    crops = np.random.default_rng(0).random((4, 3, spec.crop_size, spec.crop_size), np.float32)
+    want = session.run(None, {session.get_inputs()[0].name: crops})
+    with torch.no_grad():
+        got = net(torch.from_numpy(crops))
+    for expected, head in zip(want, got, strict=True):
+        assert np.abs(expected - head.numpy()).max() < 1e-5
+    net.train()
+    freeze_norms(net)
+    norms = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert norms and not any(m.training for m in norms)
+    assert net.trunk.training  # everything else trains

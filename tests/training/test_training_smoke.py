@@ -94,6 +94,12 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
             assert (work / "classifier" / recipe.file(f"{recipe.recipe}_last_smoke.pt")).exists()
         counts = [len(np.load(r.crop_cache(work, smoke=True))["values"]) for r in (base, spec)]
         assert counts[1] > counts[0]
+        # then "c7": the exported reader rebuilt and fine-tuned on look 6 and looks 1-5 again
+        from training.readers import CARD_FINETUNE_SPEC as c7
+
+        assert (work / "classifier" / c7.file(f"{c7.recipe}_last_smoke.pt")).exists()
+        for looks in ("finetune_letters", "finetune_letters_fr", "finetune_look5"):
+            assert any((work / looks / "train").glob("*.jpg"))
         from vision.cards import CardRecogniser as Recogniser
     result = Recogniser(out).recognise(np.full((240, 320, 3), 120, np.uint8))
     assert result["kind"] == kind
