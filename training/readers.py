@@ -71,5 +71,6 @@ READER_SPECS = {
 
 # "c7": the shipped "c6" rebuilt from its ONNX file and fine-tuned, its batch norms frozen, on
 # look 6 (index letters of four languages, dark faces in light inks) and fresh scenes of looks
-# 1-5 (``train_pieces --stage reader-finetune``; ``CARD_FINETUNE_SETS``).
+# 1-5 (``train_pieces --stage reader-finetune``; ``CARD_FINETUNE_SETS``). Measured and not
+# shipped: worse on the real photos (models/cards.md).
 CARD_FINETUNE_SPEC = replace(READER_SPECS["cards"], recipe="c7", base=None, finetune_lr=5e-4)

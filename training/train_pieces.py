@@ -637,7 +637,7 @@ def main(argv: list[str] | None = None) -> int:
         default="all",
         help="finetune: only the dominoes' last detector round (detector_obb_r5), from "
         "detector_obb's best.pt or the shipped detector; reader-finetune: the cards' reader "
-        "c7, from the reader in --out (the shipped one, or the reader stage's)",
+        "c7 (measured, not shipped), from the reader in --out",
     )
     parser.add_argument(
         "--leave-letters",
@@ -734,7 +734,7 @@ def main(argv: list[str] | None = None) -> int:
             nets.append(net)
         export_classifier(nets, args.out / recipe.reader_onnx, spec=spec)
         print(f"reader: {args.out / recipe.reader_onnx} ({len(nets)} members)")
-    if args.stage in ("all", "reader-finetune") and args.kind == "cards":
+    if args.stage == "reader-finetune" and args.kind == "cards":  # measured, not yet shipped
         finetune_card_reader(recipe, work, args.out, args.seed, args.leave_letters, args.smoke)
     print(f"train_pieces {args.kind}: done in {time.time() - started:.0f} s")
     return 0
