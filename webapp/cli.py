@@ -126,19 +126,27 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     port = int(server.effective_port)  # type: ignore[union-attr]
     settle(app)
-    for url in urls(args.host, port):
-        print(f"meldcam: serving on {url}", flush=True)
-    if args.host in {"127.0.0.1", "localhost"}:
-        print("meldcam: for phones on the LAN, run with --host 0.0.0.0", flush=True)
-    if not app.config.get("REDIS_URL"):  # with recognition workers, they hold the models
-        threading.Thread(target=_warm_recogniser, args=(app,), daemon=True).start()
+    _announce(args, port)
     try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
+        _run(app, server)
     finally:
         server.close()
     return 0
+
+
+def _announce(args: argparse.Namespace, port: int, detail: str = "") -> None:
+    for url in urls(args.host, port):
+        print(f"meldcam: serving on {url}{detail}", flush=True)
+    if args.host in {"127.0.0.1", "localhost"}:
+        print("meldcam: for phones on the LAN, run with --host 0.0.0.0", flush=True)
+
+
+def _run(app: Any, server: Any) -> None:
+    """Serve until interrupted, the tile reader loading in the background meanwhile."""
+    if not app.config.get("REDIS_URL"):  # with recognition workers, they hold the models
+        threading.Thread(target=_warm_recogniser, args=(app,), daemon=True).start()
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
 
 
 def _serve_processes(
@@ -179,20 +187,12 @@ def _serve_processes(
 
             app.extensions[EXTENSION_KEY].kw["bind"].dispose(close=False)  # the parent's pool
             server = create_server(app, sockets=[listener], **options, max_request_body_size=limit)
-            if not app.config.get("REDIS_URL"):
-                threading.Thread(target=_warm_recogniser, args=(app,), daemon=True).start()
             try:
-                server.run()
-            except KeyboardInterrupt:
-                pass
+                _run(app, server)
             finally:
                 os._exit(0)
         children.append(pid)
-    port = int(listener.getsockname()[1])
-    for url in urls(args.host, port):
-        print(f"meldcam: serving on {url} ({args.processes} processes)", flush=True)
-    if args.host in {"127.0.0.1", "localhost"}:
-        print("meldcam: for phones on the LAN, run with --host 0.0.0.0", flush=True)
+    _announce(args, int(listener.getsockname()[1]), f" ({args.processes} processes)")
 
     def stop(*_: Any) -> None:
         for child in children:
