@@ -17,11 +17,11 @@ from pathlib import Path
 from meldcam.vocabulary import INDEX_LETTERS
 from training.evaluate import SYNTHETIC_GROUP, evaluate_synthetic
 from training.offline import GENERATED
+from training.train_pieces import LETTERS_RENDERER
 from training.train_tiles import generate
 from vision.api import get_recogniser
 
 SEED = 20261202
-RENDERER = "training.train_pieces:render_cards_letters@{letters}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'letters':<8}{'n':>4}{'precision':>11}{'recall':>8}{'F1':>8}{'exact':>7}{'sure':>8}")
     for place, letters in enumerate(INDEX_LETTERS):
         folder = args.work / letters
-        renderer = RENDERER.format(letters=letters)
+        renderer = f"{LETTERS_RENDERER}@{letters}"
         generate(folder, 0, args.scenes, SEED + place, name="scenes", renderer=renderer, quiet=True)
         score = evaluate_synthetic(folder / "scenes" / "val", "cards", recogniser)
         g = score["groups"][SYNTHETIC_GROUP]

@@ -134,7 +134,7 @@ def rebuild_reader(onnx_path: Path, spec):
     weights = {init.name: numpy_helper.to_array(init) for init in model.graph.initializer}
     convs = [node for node in model.graph.node if node.op_type == "Conv"]
     net = build_net(spec)
-    blocks = [m for m in net.features]
+    blocks = list(net.features)
     if len(convs) != len(blocks):
         raise ValueError(f"{onnx_path}: {len(convs)} convolutions, the reader has {len(blocks)}")
     state = net.state_dict()

@@ -569,11 +569,9 @@ def reader_items(
     recogniser's other passes (``DetectorPasses``). ``looks``: only these reader looks' scenes
     (``reader_folder``; None: all made); ``rounds=False``: without the detector's rounds;
     ``folders``: these scene sets instead of the reader looks."""
-    if folders is not None:
-        pass
-    elif looks is None:
+    if folders is None and looks is None:
         folders = [p.name for p in sorted(work.glob(READER_SYNTH + "*"))]
-    else:
+    elif folders is None:
         folders = [reader_folder(index) for index in looks]
     items = synth_items(work, split) if rounds else []
     for extra in ((R2_SYNTH, R3_SYNTH) if rounds else ()) + tuple(folders):
