@@ -547,6 +547,8 @@ def _plan(
     dominoes are mostly taken close, and a detector that never sees a domino longer than a fifth
     of the photo misses most of them.
     """
+    if look >= 4 and rng.random() < 0.3:
+        return _plan_side_by_side(rng, w, h, bag, styles)
     long_side = max(w, h)
     if look >= 2:
         closeup = rng.random() < 0.25
@@ -774,6 +776,127 @@ def dark_surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return np.clip(tex, 0, 255).astype(np.uint8)
 
 
+def patterned_surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A busy table covering, BGR uint8 (look 4): woven cloth (plain, check or plaid), a terry
+    towel, grass, veined marble, dark planks, a saturated felt, or pebbled leather. Real photos'
+    false dominoes came from such textures (a woven cloth's edge read as "11-12")."""
+    kind = ("woven", "woven", "towel", "grass", "marble", "planks", "felt", "leather")[
+        int(rng.integers(0, 8))
+    ]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "leather":
+        return dark_surface(rng, h, w)
+    if kind == "woven":
+        period = rng.uniform(3.0, 12.0)
+        turn = math.radians(rng.normal(0, 6))
+        u = xx * math.cos(turn) + yy * math.sin(turn)
+        v = -xx * math.sin(turn) + yy * math.cos(turn)
+        warp_threads = 0.5 + 0.5 * np.sin(u * 2 * math.pi / period)
+        weft_threads = 0.5 + 0.5 * np.sin(v * 2 * math.pi / period)
+        over = (np.floor(u / period) + np.floor(v / period)) % 2  # which thread lies on top
+        weave = np.where(over > 0, warp_threads, weft_threads)
+        colours = rng.uniform(30, 235, (2, 3))
+        if rng.random() < 0.5:  # a check or plaid: bands of a second colour
+            band = rng.uniform(6, 20) * period
+            stripes = ((np.floor(u / band) % 2) + (np.floor(v / band) % 2)) / 2
+        else:
+            stripes = np.zeros_like(u)
+        base = colours[0] * (1 - stripes[..., None]) + colours[1] * stripes[..., None]
+        tex = base * (0.7 + 0.3 * weave[..., None])
+        tex = tex * (0.9 + 0.2 * smooth_noise(rng, h, w, 50)[..., None])  # folds
+    elif kind == "towel":
+        base = rng.uniform(60, 240, 3)
+        loops = cv2.GaussianBlur(rng.random((h, w)).astype(np.float32), (0, 0), 1.2)
+        loops = (loops - loops.mean()) / (loops.std() + 1e-6)
+        tex = base * (0.85 + 0.12 * loops[..., None])
+        if rng.random() < 0.5:  # a woven band across the towel
+            y0, band = rng.uniform(0, h), rng.uniform(0.05, 0.15) * h
+            inside = (np.abs(yy - y0) < band)[..., None]
+            tex = np.where(inside, rng.uniform(40, 230, 3) * (0.9 + 0.1 * loops[..., None]), tex)
+        tex = tex * (0.85 + 0.25 * smooth_noise(rng, h, w, 70)[..., None])
+    elif kind == "grass":
+        tex = np.full((h, w, 3), (30, 90, 50), np.float32)
+        for _ in range(int(h * w / 60)):
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            a, length = rng.normal(-90, 25), rng.uniform(6, 25)
+            end = (x + length * math.cos(math.radians(a)), y + length * math.sin(math.radians(a)))
+            shade = [rng.uniform(10, 70), rng.uniform(70, 190), rng.uniform(30, 120)]
+            cv2.line(tex, (int(x), int(y)), (int(end[0]), int(end[1])), shade, 1, cv2.LINE_AA)
+    elif kind == "marble":
+        base = np.array([rng.uniform(170, 245)] * 3) + rng.normal(0, 10, 3)
+        n = smooth_noise(rng, h, w, 40) * 8 + smooth_noise(rng, h, w, 6) * 1.5
+        veins = np.exp(-np.abs(np.sin(n * 2.0)) * rng.uniform(8, 25))
+        vein = rng.uniform(60, 160, 3)
+        tex = base * (1 - veins[..., None]) + vein * veins[..., None]
+        tex = tex + rng.normal(0, 5, (h, w, 1))
+    elif kind == "planks":
+        base = np.sort([rng.uniform(15, 60), rng.uniform(25, 80), rng.uniform(40, 120)])  # brown
+        plank = rng.uniform(0.15, 0.35) * min(h, w)
+        warp = smooth_noise(rng, h, w, 60) * rng.uniform(10, 40)
+        grain = np.sin((yy + warp) * rng.uniform(0.1, 0.4) + smooth_noise(rng, h, w, 8) * 4)
+        tex = base * (0.8 + 0.2 * (0.5 + 0.5 * grain)[..., None])
+        seams = (np.abs(((yy + warp * 0.1) % plank) - plank / 2) > plank / 2 - 1.5)[..., None]
+        tex = np.where(seams, tex * 0.4, tex)
+        sheen = np.clip(smooth_noise(rng, h, w, 150) - 0.6, 0, 1) * rng.uniform(100, 250)
+        tex = tex + sheen[..., None]
+    else:  # felt: one saturated colour, fine fibres
+        hue = rng.uniform(0, 180)
+        colour = cv2.cvtColor(
+            np.uint8([[[hue, rng.uniform(120, 255), rng.uniform(60, 200)]]]), cv2.COLOR_HSV2BGR
+        )[0, 0].astype(np.float32)
+        tex = colour * (0.9 + 0.1 * smooth_noise(rng, h, w, 40)[..., None])
+        tex = tex + rng.normal(0, 7, (h, w, 1))
+    if rng.random() < 0.5:
+        tex = np.rot90(tex).copy()
+        tex = cv2.resize(tex, (w, h))
+    return np.clip(tex, 0, 255).astype(np.uint8)
+
+
+def film_sheen(rng: np.random.Generator, photo: np.ndarray) -> np.ndarray:
+    """Streaks of light over the photo, as on shrink-wrap or a glossy glaze (look 4)."""
+    h, w = photo.shape[:2]
+    streaks = np.zeros((h, w), np.float32)
+    for _ in range(int(rng.integers(2, 7))):
+        x0, y0 = rng.uniform(0, w), rng.uniform(0, h)
+        a = rng.uniform(0, math.pi)
+        length = rng.uniform(0.1, 0.6) * max(w, h)
+        bend = rng.normal(0, 0.1 * length, 2)
+        pts = [
+            (
+                x0 + t * length * math.cos(a) + bend[0] * math.sin(t * math.pi),
+                y0 + t * length * math.sin(a) + bend[1] * math.sin(t * math.pi),
+            )
+            for t in np.linspace(0, 1, 12)
+        ]
+        thickness = int(rng.integers(1, max(2, int(0.012 * max(w, h)))))
+        cv2.polylines(
+            streaks, [np.int32(pts)], False, float(rng.uniform(0.4, 1.0)), thickness, cv2.LINE_AA
+        )
+    streaks = cv2.GaussianBlur(streaks, (0, 0), rng.uniform(1.0, 4.0))
+    out = photo.astype(np.float32) + streaks[..., None] * rng.uniform(120, 230)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _plan_side_by_side(
+    rng: np.random.Generator, w: int, h: int, bag: _Bag, styles: list[DominoStyle]
+) -> list[_Placement]:
+    """A close-up of 2-6 dominoes side by side, long sides touching, filling much of the photo
+    (a hand laid out for a photo, a disputed meld): look 4."""
+    n = int(rng.integers(2, 7))
+    across = rng.random() < 0.7  # the row runs along the photo's width
+    direction = (0.0 if across else 90.0) + rng.normal(0, 6) + 180 * int(rng.integers(0, 2))
+    along, other = (w, h) if across else (h, w)
+    gap = max(0.0, rng.normal(0.02, 0.03))
+    width = along * rng.uniform(0.45, 0.95) / (n * (1 + gap))
+    length = face_size(styles[0], int(width))[1]
+    if length > 0.85 * other:
+        width *= 0.85 * other / length
+    u = np.array([math.cos(math.radians(direction)), math.sin(math.radians(direction))])
+    centre = np.array([w, h]) * (0.5 + rng.normal(0, 0.06, 2))
+    start = centre - u * n * width * (1 + gap) / 2
+    return _plan_row(rng, bag, start, direction, n, int(width), 0, 0)
+
+
 def render_scene_detailed(
     seed: int, size: tuple[int, int] | None = None, set_name: str | None = None, look: int = 1
 ) -> DominoScene:
@@ -782,9 +905,12 @@ def render_scene_detailed(
     ``look=2``: larger dominoes and more close-ups, and thick bodies whose side shows (a photo
     taken at a slant). ``look=3``: look 2, and more than half of the photos taken from low down
     (``low_camera``: the table foreshortened, the near side of each domino thick), two in five
-    on a dark textured surface (``dark_surface``: leather, a dark table). Looks 1 and 2 render
-    the scenes they always did from their seeds (look 3 changed neither), so their training sets
-    can be re-rendered."""
+    on a dark textured surface (``dark_surface``: leather, a dark table). ``look=4``: look 3,
+    and 70 % of the photos on a busy covering (``patterned_surface``: woven cloth, towels,
+    grass, veined marble, planks, felt, leather), 30 % a close-up of dominoes side by side
+    (``_plan_side_by_side``), streaks of light as on shrink-wrap (15 %, ``film_sheen``) and
+    greyscale photos (10 %). Each look renders the scenes it always did from its seeds (a later
+    look changes none before it), so the training sets can be re-rendered."""
     rng = np.random.default_rng(seed)
     if set_name is None:
         set_name = SET_NAMES[int(rng.choice(len(SET_NAMES), p=[0.3, 0.35, 0.25, 0.1]))]
@@ -798,6 +924,8 @@ def render_scene_detailed(
     canvas = background(rng, big_h, big_w)
     if look >= 3 and rng.random() < 0.4:
         canvas = dark_surface(rng, big_h, big_w)
+    if look >= 4 and rng.random() < 0.7:
+        canvas = patterned_surface(rng, big_h, big_w)
     ids = np.full((big_h, big_w), -1, np.int32)
     styles = [random_style(rng, top)]
     if rng.random() < 0.15:  # a second set's printing on the same table
@@ -816,7 +944,12 @@ def render_scene_detailed(
         ids.astype(np.float32), homography, (w, h), flags=cv2.INTER_NEAREST, borderValue=-1
     ).astype(np.int32)
     dominoes, face_down, partial = _label(laid, ids_photo, homography)
-    return DominoScene(photo_effects(rng, photo), dominoes, face_down, set_name, partial)
+    if look >= 4 and rng.random() < 0.15:
+        photo = film_sheen(rng, photo)
+    photo = photo_effects(rng, photo)
+    if look >= 4 and rng.random() < 0.1:  # a greyscale photo
+        photo = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    return DominoScene(photo, dominoes, face_down, set_name, partial)
 
 
 def render_scene(

@@ -15,9 +15,13 @@ from datasets.dominoes_synth import (
     MIN_HALF_VISIBLE,
     SET_NAMES,
     STYLE_KINDS,
+    _Bag,
+    _plan_side_by_side,
     all_labels,
     dark_surface,
+    film_sheen,
     low_camera,
+    patterned_surface,
     pip_layout,
     random_style,
     render_scene,
@@ -257,15 +261,75 @@ def test_look_3_low_camera_foreshortens_and_crops_inside_the_table():
         assert (x.max() - x.min()) > 1.05 * (y.max() - y.min())
 
 
-def test_look_3_scenes_hold_valid_dominoes_and_dark_surfaces():
-    surface = dark_surface(np.random.default_rng(1), 200, 300)
-    assert surface.shape == (200, 300, 3) and surface.mean() < 90
+@pytest.mark.parametrize("look", [3, 4])
+def test_looks_3_and_4_scenes_hold_valid_dominoes(look):
     total = 0
     for seed in range(6):
-        scene = render_scene_detailed(seed, size=(640, 480), look=3)
+        scene = render_scene_detailed(seed, size=(640, 480), look=look)
         assert scene.image.shape == (480, 640, 3)
         for domino in scene.dominoes:
             x1, y1, x2, y2 = domino.box
             assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 480
         total += len(scene.dominoes)
-    assert total > 10
+    assert total > 5
+
+
+def test_dark_surfaces_are_dark():
+    surface = dark_surface(np.random.default_rng(1), 200, 300)
+    assert surface.shape == (200, 300, 3) and surface.mean() < 90
+
+
+def test_look_4_renders_looks_1_to_3_as_they_were():
+    """Look 4 draws nothing more for the looks before it: their training sets re-render (the
+    rotated-box rounds re-render scenes by seed and refuse any that changed)."""
+    labels = {
+        look: [
+            [d.label for d in render_scene_detailed(seed, look=look).dominoes] for seed in (1, 2)
+        ]
+        for look in (1, 2, 3)
+    }
+    assert labels[1] == [
+        ["5-8", "8-9", "0-1", "0-5", "4-5", "4-7", "6-7", "7-7", "0-0", "1-2", "0-4", "0-3"],
+        ["5-5", "2-6", "1-3", "1-1", "0-6", "3-3", "2-3"],
+    ]
+    assert labels[2] == [["5-8"], ["5-5", "2-6", "1-3", "1-1", "3-3"]]
+    assert labels[3] == [
+        ["1-1", "0-4", "3-9", "4-6", "3-8", "1-4", "6-8", "4-9", "3-5"],
+        ["1-1", "1-6", "4-5", "5-5", "2-2", "1-3", "0-3", "6-6"],
+    ]
+
+
+def test_look_4_surfaces_are_busy_and_reproducible():
+    """Every covering is a textured BGR image (not one flat colour), the same from one seed."""
+    seen_textures = 0
+    for seed in range(24):
+        surface = patterned_surface(np.random.default_rng(seed), 120, 160)
+        assert surface.shape == (120, 160, 3) and surface.dtype == np.uint8
+        again = patterned_surface(np.random.default_rng(seed), 120, 160)
+        assert np.array_equal(surface, again)
+        # Fine texture: neighbouring pixels differ (a plain surface's would hardly).
+        grey = surface.astype(float).mean(axis=2)
+        seen_textures += np.abs(np.diff(grey, axis=1)).mean() > 0.8
+    assert seen_textures >= 20
+
+
+def test_look_4_side_by_side_close_up_fills_the_photo_with_touching_dominoes():
+    rng = np.random.default_rng(3)
+    w, h = 1000, 750
+    for _ in range(20):
+        styles = [random_style(rng, 12)]
+        placed = _plan_side_by_side(rng, w, h, _Bag(rng, 12, 1), styles)
+        assert 2 <= len(placed) <= 6
+        assert len({p.chain for p in placed}) == 1 and all(p.halves for p in placed)
+        centres = np.array([(p.cx, p.cy) for p in placed])
+        steps = np.linalg.norm(np.diff(centres, axis=0), axis=1)
+        width = placed[0].width
+        # Long sides touching: one domino's width apart, give or take the gap and jitter.
+        assert (steps > 0.9 * width).all() and (steps < 1.2 * width).all()
+        assert len(placed) * width >= 0.3 * min(w, h)
+
+
+def test_film_streaks_only_brighten():
+    photo = np.full((200, 300, 3), 100, np.uint8)
+    streaked = film_sheen(np.random.default_rng(0), photo)
+    assert (streaked >= photo).all() and streaked.max() > 150
