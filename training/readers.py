@@ -74,3 +74,12 @@ READER_SPECS = {
 # 1-5 (``train_pieces --stage reader-finetune``; ``CARD_FINETUNE_SETS``). Measured and not
 # shipped: worse on the real photos (models/cards.md).
 CARD_FINETUNE_SPEC = replace(READER_SPECS["cards"], recipe="c7", base=None, finetune_lr=5e-4)
+
+# "d4": the shipped "d3" rebuilt from its ONNX file and fine-tuned, its batch norms frozen, on
+# the crops of the rotated-box rounds' last two scene sets (look 3, and look 4: busy coverings,
+# side-by-side close-ups, shrink-wrap, greyscale), hard negatives mined by the detector in --out
+# (``train_pieces --kind dominoes --stage reader-finetune``; ``DOMINO_FINETUNE_FOLDERS``).
+DOMINO_FINETUNE_SPEC = replace(
+    READER_SPECS["dominoes"], recipe="d4", finetune_epochs=4, finetune_lr=3e-4
+)
+FINETUNE_SPECS = {"cards": CARD_FINETUNE_SPEC, "dominoes": DOMINO_FINETUNE_SPEC}
