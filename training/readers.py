@@ -78,7 +78,7 @@ CARD_FINETUNE_SPEC = replace(READER_SPECS["cards"], recipe="c7", base=None, fine
 # "d4": the shipped "d3" rebuilt from its ONNX file and fine-tuned, its batch norms frozen, on
 # the crops of the rotated-box rounds' last two scene sets (look 3, and look 4: busy coverings,
 # side-by-side close-ups, shrink-wrap, greyscale), hard negatives mined by the detector in --out
-# (``train_pieces --kind dominoes --stage reader-finetune``; ``DOMINO_FINETUNE_FOLDERS``).
+# (``train_pieces --kind dominoes --stage reader-finetune``; the recipe's ``reader_finetune_sets``).
 DOMINO_FINETUNE_SPEC = replace(
     READER_SPECS["dominoes"], recipe="d4", finetune_epochs=4, finetune_lr=3e-4
 )

@@ -184,8 +184,10 @@ class KindRecipe:
     negative_tile_side: int | None = None
     negative_zoom_out: float | None = None
     negatives_per_scene: int = 6
-    # The shipped reader is the reader stage's fine-tuned further (``--stage reader-finetune``,
-    # then part of "all"); otherwise that stage runs only when asked (a measurement).
+    # ``--stage reader-finetune``: the scene sets whose crops fine-tune the reader in --out
+    # (``finetune_reader``), and whether the shipped reader is that fine-tune (the stage is then
+    # part of "all"; otherwise it runs only when asked, a measurement).
+    reader_finetune_sets: tuple[str, ...] = ()
     reader_finetune_shipped: bool = False
 
     @property
@@ -244,6 +246,8 @@ RECIPES = {
         "domino_reader.onnx",
         det_imgsz=384,
         det_export_imgsz=512,
+        # "d4": the scenes of the last two rotated-box rounds (looks 3 and 4)
+        reader_finetune_sets=(R5_SYNTH, R6_SYNTH),
         reader_finetune_shipped=True,
         stages=Stages(
             scene_sets=(
@@ -279,6 +283,8 @@ RECIPES = {
         "card_reader.onnx",
         det_imgsz=512,
         det_export_imgsz=640,
+        # "c7" (measured, not shipped): look 6's index letters and looks 1-5 again
+        reader_finetune_sets=tuple(s.folder for s in CARD_FINETUNE_SETS),
         stages=Stages(
             scene_sets=(
                 SceneSet("synth", CARD_RENDERERS["base"], 400, 40, 0),
@@ -561,7 +567,8 @@ def _finetune_obb(recipe, work, out, epochs, seed, imgsz, procs, start_run, roun
     ``rounds`` ((folder, look), ...), named after the function's own round."""
     run = OBB_FINETUNES[start_run]
     start = _best_or_shipped(recipe, work, start_run, out)
-    data_yaml = build_domino_obb_dataset(work, procs, name=f"det_{run[9:]}", rounds=rounds)
+    name = run.replace("detector_", "det_")  # det_obb_r5, det_obb_r6
+    data_yaml = build_domino_obb_dataset(work, procs, name=name, rounds=rounds)
     _run_detector(
         recipe,
         run,
@@ -791,25 +798,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-# The domino reader's fine-tune ("d4"): the scenes of the last two rotated-box rounds.
-DOMINO_FINETUNE_FOLDERS = (R5_SYNTH, R6_SYNTH)
-
-
 def finetune_reader(
     recipe: KindRecipe, work: Path, out: Path, seed: int, leave_letters: str, smoke: bool
 ) -> None:
     """The reader in ``out`` (rebuilt from its ONNX file, batch norms frozen) fine-tuned
     (``readers.FINETUNE_SPECS``) on its kind's fine-tune scenes with hard negatives mined by the
-    detector in ``out``: cards ("c7") ``CARD_FINETUNE_SETS``, where ``leave_letters`` ("fr")
-    leaves that letter set's scenes out; dominoes ("d4") ``DOMINO_FINETUNE_FOLDERS``."""
+    detector in ``out``, on the recipe's ``reader_finetune_sets``; ``leave_letters`` ("fr")
+    leaves the cards' scenes of that letter set out."""
     from training.classifier import export_classifier, train_classifier
     from training.readers import FINETUNE_SPECS, READER_SPECS
     from training.recover import rebuild_reader
 
-    if recipe.kind == "cards":
-        sets = [s for s in recipe.stages.scene_sets if s.for_round == FINETUNE]
-    else:
-        sets = [recipe.stages.scene_set(folder) for folder in DOMINO_FINETUNE_FOLDERS]
+    sets = [recipe.stages.scene_set(folder) for folder in recipe.reader_finetune_sets]
     if leave_letters:
         sets = [s for s in sets if not s.renderer.endswith(f"@{leave_letters}")]
     for s in sets:  # made here unless made already (by the detector rounds, for dominoes)

@@ -116,3 +116,12 @@ def test_the_shipped_domino_and_card_recipes():
     assert [(s.folder, s.seed_offset) for s in tests] == [
         (reader_folder(i, test=True), 13 + 6 * i) for i in range(4)
     ]
+
+
+def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
+    dominoes, cards = RECIPES["dominoes"], RECIPES["cards"]
+    assert dominoes.reader_finetune_sets == ("synth_r5", "synth_r6")
+    assert dominoes.reader_finetune_shipped and not cards.reader_finetune_shipped
+    assert "finetune_letters_fr" in cards.reader_finetune_sets
+    for recipe in (dominoes, cards):
+        assert all(recipe.stages.has_set(folder) for folder in recipe.reader_finetune_sets)
