@@ -783,9 +783,9 @@ def patterned_surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     kind = ("woven", "woven", "towel", "grass", "marble", "planks", "felt", "leather")[
         int(rng.integers(0, 8))
     ]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "leather":
         return dark_surface(rng, h, w)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "woven":
         period = rng.uniform(3.0, 12.0)
         turn = math.radians(rng.normal(0, 6))
