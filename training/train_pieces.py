@@ -562,9 +562,19 @@ def finetune_detector_obb_r6(
     _finetune_obb(recipe, work, out, epochs, seed, imgsz, procs, "detector_obb_r5", rounds)
 
 
-def _finetune_obb(recipe, work, out, epochs, seed, imgsz, procs, start_run, rounds) -> None:
-    """A rotated-box round from ``start_run``'s best (or the shipped detector rebuilt) on
-    ``rounds`` ((folder, look), ...), named after the function's own round."""
+def _finetune_obb(
+    recipe: KindRecipe,
+    work: Path,
+    out: Path,
+    epochs: int,
+    seed: int,
+    imgsz: int | None,
+    procs: int,
+    start_run: str,
+    rounds: tuple[tuple[str, int], ...],
+) -> None:
+    """The rotated-box round that follows ``start_run`` (``OBB_FINETUNES``), from its best
+    checkpoint (or the shipped detector rebuilt), on ``rounds`` ((folder, look), ...)."""
     run = OBB_FINETUNES[start_run]
     start = _best_or_shipped(recipe, work, start_run, out)
     name = run.replace("detector_", "det_")  # det_obb_r5, det_obb_r6
