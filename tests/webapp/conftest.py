@@ -259,3 +259,50 @@ def make_game(client: FlaskClient) -> Callable[..., dict[str, Any]]:
         return new_game(client, game, players, options)
 
     return make
+
+
+# The browser tests' fixtures; their steps are in tests/support/browser_pages.py.
+
+
+@pytest.fixture(scope="module")
+def chromium_browser() -> Iterator[Any]:
+    """Debian's chromium, driven by Playwright (which downloads no browser)."""
+    from browser_pages import CHROMIUM, playwright_api
+
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def new_page(chromium_browser: Any) -> Iterator[Callable[..., Any]]:
+    """``new_page(**context_options)`` opens a page in a browser context of its own (its own
+    cookies); the test fails on any script error or console error on any of them, but those
+    ``ignore_console(message)`` accepts. ``new_page.errors`` lists them so far."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def open_page(
+        ignore_console: Callable[[Any], bool] | None = None,
+        timeout_ms: int = 15_000,
+        **context_options: Any,
+    ) -> Any:
+        context = chromium_browser.new_context(**context_options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(timeout_ms)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+        def console(message: Any) -> None:
+            if message.type == "error" and not (ignore_console and ignore_console(message)):
+                errors.append(message.text)
+
+        page.on("console", console)
+        return page
+
+    open_page.errors = errors  # type: ignore[attr-defined]
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert not errors, f"browser errors: {errors}"

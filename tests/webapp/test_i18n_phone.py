@@ -9,43 +9,35 @@ and red 7, the last one unsure.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_pages import (
+    BROWSER_MARKS,
+    PHONE_CONTEXT,
+    call,
+    expect,
+    judged_after,
+    plain_photos,
+    serving,
+    stand_in_answer,
+    upload,
+)
+from browser_pages import shot as shoot
 
 from webapp import catalogs
 from webapp.i18n import LANGUAGES
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = ROOT / "test-output" / "webapp"
-PHONE = {"width": 390, "height": 844}
-IN_CI = os.environ.get("CI") == "true"
 PSEUDO = "eo"
 # what the scripts may write outside the catalog: the brand, the languages' names, the players
 ALLOWED = {"meldcam", *LANGUAGES, *map(str.upper, LANGUAGES), *LANGUAGES.values(), "Pseudo"}
 ALLOWED |= {"EO", "Ania", "Bartek"}
 
-if IN_CI:
-    import playwright.sync_api as playwright_api
-else:
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not IN_CI and not Path(CHROMIUM).exists(),
-        reason="chromium missing: apt-get install chromium",
-    ),
-]
-expect = playwright_api.expect
+pytestmark = BROWSER_MARKS
 
 
 class StandIn:
@@ -56,42 +48,23 @@ class StandIn:
 
     def recognise(self, image: bytes) -> dict[str, Any]:
         labels = [("red-5", True), ("red-6", True), ("red-7", False)]
-        pieces = [
-            {
-                "label": label,
-                "bbox": [20 + 70 * i, 40, 80 + 70 * i, 130],
-                "confidence": 0.95 if sure else 0.5,
-                "alternatives": [["red-1", 0.1]],
-                "sure": sure,
-            }
-            for i, (label, sure) in enumerate(labels)
-        ]
-        return {"kind": self.kind, "pieces": pieces, "melds": [[0, 1, 2]]}
+        return stand_in_answer(self.kind, labels, [["red-1", 0.1]])
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from werkzeug.serving import make_server
-
     from webapp import create_app
 
     catalogs.compile_catalogs()  # the .mo files, as scripts/setup.sh builds them
     instance = tmp_path_factory.mktemp("instance")
     app = create_app({"INSTANCE_PATH": str(instance), "RECOGNISER_FACTORY": StandIn})
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{http.server_port}"
-    finally:
-        http.shutdown()
+    with serving(app) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
 def pseudo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app with a pseudo-translation (every catalog text between ⟦ ⟧) as language "eo"."""
-    from werkzeug.serving import make_server
-
     from webapp import create_app
 
     pseudo = tmp_path_factory.mktemp("pseudo")
@@ -105,60 +78,23 @@ def pseudo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "LANGUAGES": {**LANGUAGES, PSEUDO: "Pseudo"},
         }
     )
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=http.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{http.server_port}"
-    finally:
-        http.shutdown()
+    with serving(app) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
 def photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from PIL import Image
-
-    path = tmp_path_factory.mktemp("photos") / "rack.png"
-    Image.new("RGB", (400, 300), (196, 170, 140)).save(path)
-    return path
-
-
-@pytest.fixture(scope="module")
-def chromium_browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
+    return plain_photos(tmp_path_factory.mktemp("photos"), [400], "rack")[400]
 
 
 @pytest.fixture
-def phone(chromium_browser: Any) -> Iterator[Any]:
+def phone(new_page: Any) -> Any:
     """A Polish phone: 390 x 844, touch, the browser asking for pl-PL; any script error fails."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    context = chromium_browser.new_context(
-        viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2, locale="pl-PL"
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield page
-    context.close()
-    assert not errors, f"browser errors: {errors}"
+    return new_page(locale="pl-PL", **PHONE_CONTEXT)
 
 
 def shot(page: Any, name: str) -> None:
-    page.screenshot(path=str(SHOTS / f"i18n-{name}.png"), full_page=True)
-
-
-def call(server: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["X-Edit-Token"] = token
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(server + path, data, headers, method=method)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
+    shoot(page, f"i18n-{name}")
 
 
 def call_with(server: str, path: str, edit_token: str) -> Any:
@@ -166,21 +102,6 @@ def call_with(server: str, path: str, edit_token: str) -> Any:
     request = urllib.request.Request(server + path, headers={"X-Edit-Token": edit_token})
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
-
-
-def judged_after(page: Any, before: str | None) -> None:
-    page.wait_for_function(
-        "b => document.body.dataset.judged && document.body.dataset.judged !== b", arg=before
-    )
-
-
-def upload(page: Any, board: Any, photo: Path) -> None:
-    page.wait_for_load_state("load")
-    before = page.evaluate("document.body.dataset.judged || null")
-    with page.expect_response(lambda r: r.url.endswith("/api/recognise")) as answer:
-        board.locator(".photo-file").set_input_files(str(photo))
-    assert answer.value.status == 200, answer.value.text()
-    judged_after(page, before)
 
 
 def switch_language(page: Any, name: str) -> None:
@@ -293,7 +214,9 @@ SHOWN = """() => {
 }"""
 
 
-def test_what_the_scripts_write_is_all_catalog(phone: Any, pseudo_server: str, photo: Path) -> None:
+def test_what_the_scripts_write_is_all_catalog(
+    phone: Any, new_page: Any, pseudo_server: str, photo: Path
+) -> None:
     """Under the pseudo-translation, the texts the page scripts write (status lines, verdicts,
     the picker, the preview of a hand, labels) are all from the catalog too."""
     page = phone
@@ -325,8 +248,7 @@ def test_what_the_scripts_write_is_all_catalog(phone: Any, pseudo_server: str, p
     shot(page, "pseudo-hand")
     # a seated player's own phone (issue 27): photograph the rack, send it
     seats = call_with(pseudo_server, f"/api/games/{game['id']}/seats", game["edit_token"])
-    seated = page.context.browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    own = seated.new_page()
+    own = new_page(**PHONE_CONTEXT)
     own.goto(seats[1]["link"] + f"?lang={PSEUDO}")
     own.goto(pseudo_server + f"/g/{game['id']}?lang={PSEUDO}")
     rack = own.locator("#my-rack")
@@ -338,6 +260,5 @@ def test_what_the_scripts_write_is_all_catalog(phone: Any, pseudo_server: str, p
     own.click("#send-rack")
     expect(own.locator("#rack-sent")).not_to_be_empty()
     left = catalogs.outside_catalog(own.evaluate(SHOWN), ALLOWED)
-    own.screenshot(path=str(SHOTS / "i18n-pseudo-seat.png"), full_page=True)
-    seated.close()
+    shot(own, "pseudo-seat")
     assert not left, f"a seated phone's page wrote outside the catalog: {left!r}"

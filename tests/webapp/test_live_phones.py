@@ -12,38 +12,27 @@ second. The server side (rights, the event stream) is ``test_live_game.py``.
 from __future__ import annotations
 
 import io
-import json
-import os
 import re
-import shutil
-import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_pages import (
+    BROWSER_MARKS,
+    PHONE_CONTEXT,
+    SHOTS,
+    axe_problems,
+    call,
+    expect,
+    plain_photos,
+    playwright_api,
+    serving,
+    stand_in_answer,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = ROOT / "test-output" / "webapp"
-PHONE = {"width": 390, "height": 844}
-IN_CI = os.environ.get("CI") == "true"
-
-if IN_CI:
-    import playwright.sync_api as playwright_api
-else:
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not IN_CI and not Path(CHROMIUM).exists(),
-        reason="chromium missing: apt-get install chromium",
-    ),
-]
-expect = playwright_api.expect
+pytestmark = BROWSER_MARKS
 
 # what the stand-in reads, by the photo's width (every piece sure)
 READINGS = {440: ["red-5", "red-6", "red-7"], 420: ["blue-9", "blue-10"]}
@@ -57,91 +46,35 @@ class StandIn:
         from PIL import Image
 
         labels = READINGS.get(Image.open(io.BytesIO(image)).width, READINGS[440])
-        pieces = [
-            {
-                "label": label,
-                "bbox": [20 + 70 * i, 40, 80 + 70 * i, 130],
-                "confidence": 0.95,
-                "alternatives": [],
-                "sure": True,
-            }
-            for i, label in enumerate(labels)
-        ]
-        return {"kind": self.kind, "pieces": pieces, "melds": [list(range(len(pieces)))]}
+        return stand_in_answer(self.kind, [(label, True) for label in labels], [])
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    from werkzeug.serving import make_server
-
     from webapp import create_app
 
     instance = tmp_path_factory.mktemp("live-instance")
     app = create_app({"INSTANCE_PATH": str(instance), "RECOGNISER_FACTORY": StandIn})
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{http.server_port}"
-    finally:
-        http.shutdown()
+    with serving(app) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
 def photos(tmp_path_factory) -> dict[int, Path]:
-    from PIL import Image
-
-    folder = tmp_path_factory.mktemp("rack-photos")
-    made = {}
-    for width in READINGS:
-        path = folder / f"rack-{width}.png"
-        Image.new("RGB", (width, 300), (196, 170, 140)).save(path)
-        made[width] = path
-    return made
-
-
-@pytest.fixture(scope="module")
-def chromium_browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
+    return plain_photos(tmp_path_factory.mktemp("rack-photos"), list(READINGS), "rack")
 
 
 @pytest.fixture
-def phones(chromium_browser) -> Iterator[Any]:
+def phones(new_page) -> Any:
     """``phones()`` opens one more phone (a browser context of its own: its own cookies);
-    the test fails on any script error on any of them."""
+    the test fails on any script error on any of them (``phones.errors``)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    contexts: list[Any] = []
-    errors: list[str] = []
 
     def open_phone() -> Any:
-        context = chromium_browser.new_context(
-            viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        return page
+        return new_page(**PHONE_CONTEXT)
 
-    open_phone.errors = errors  # type: ignore[attr-defined]
-    yield open_phone
-    for context in contexts:
-        context.close()
-    assert not errors, f"browser errors: {errors}"
-
-
-def call(server: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["X-Edit-Token"] = token
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(server + path, data, headers, method=method)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
+    open_phone.errors = new_page.errors  # type: ignore[attr-defined]
+    return open_phone
 
 
 def decode_qr(page: Any, seat: int) -> str:
@@ -172,17 +105,6 @@ def decode_qr(page: Any, seat: int) -> str:
 
 def totals(page: Any) -> list[str]:
     return list(page.locator("#tally thead .totals td").all_inner_texts())
-
-
-def axe_problems(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def send_rack(page: Any, photo: Path, pieces: list[str]) -> None:

@@ -26,22 +26,27 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
-import shutil
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_pages import (
+    BROWSER_MARKS,
+    IN_CI,
+    ROOT,
+    call,
+    judged_after,
+    playwright_api,
+    serving,
+    shot,
+)
+from browser_pages import upload as upload_photo
 
 from scorer import api as scorer_api
 from scorer.errors import MeldcamError
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 REALDATA_PLACES = (ROOT.parent / "shared/realdata/dev", Path("/work/shared/realdata/dev"))
 REALDATA = next((p for p in REALDATA_PLACES if p.is_dir()), None)
 PHOTO = "rk_rbf_rummy4-13"  # two runs: red 5-7, blue 3-7 (CC BY 4.0, conner-replogle)
@@ -49,22 +54,10 @@ FULL_TABLE = "rk_rbf_rummy-2"  # 54 tiles in four rows and two jokers, 1000 x 75
 MODELS = [ROOT / "models/tile_detector.onnx", ROOT / "models/tile_classifier.onnx"]
 DOMINO_MODELS = [ROOT / "models/domino_detector.onnx", ROOT / "models/domino_reader.onnx"]
 CARD_MODELS = [ROOT / "models/card_detector.onnx", ROOT / "models/card_reader.onnx"]
-SHOTS = ROOT / "test-output" / "webapp"
 GAME = "rummikub"
 
-IN_CI = os.environ.get("CI") == "true"
-
-if IN_CI:
-    import playwright.sync_api as playwright_api
-else:
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-
 pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not IN_CI and not Path(CHROMIUM).exists(),
-        reason="chromium missing: apt-get install chromium",
-    ),
+    *BROWSER_MARKS,
     pytest.mark.skipif(
         not IN_CI and REALDATA is None, reason="real photos (../shared/realdata/dev) missing"
     ),
@@ -208,85 +201,41 @@ def truth() -> dict[str, Any]:
     return dict(json.loads((REALDATA / f"{PHOTO}.json").read_text()))
 
 
-@contextmanager
-def serving(factory: Any, instance: Path) -> Iterator[str]:
-    """The app with this recogniser factory, served on a free port; yields its address."""
-    from werkzeug.serving import make_server
-
+def serving_with(factory: Any, instance: Path) -> Any:
+    """The app with this recogniser factory on an instance folder, served on a free port."""
     from webapp import create_app
 
-    app = create_app({"INSTANCE_PATH": str(instance), "RECOGNISER_FACTORY": factory})
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{http.server_port}"
-    finally:
-        http.shutdown()
+    return serving(create_app({"INSTANCE_PATH": str(instance), "RECOGNISER_FACTORY": factory}))
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
     recogniser_for("tiles")  # load the models now, not inside the first upload's timeout
-    with serving(recogniser_for, tmp_path_factory.mktemp("instance")) as address:
+    with serving_with(recogniser_for, tmp_path_factory.mktemp("instance")) as address:
         yield address
 
 
 @pytest.fixture
 def server_without_domino_reader(tmp_path: Path) -> Iterator[str]:
-    with serving(no_domino_reader, tmp_path / "instance") as address:
+    with serving_with(no_domino_reader, tmp_path / "instance") as address:
         yield address
 
 
-@pytest.fixture(scope="module")
-def chromium_browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture
-def tab(chromium_browser) -> Iterator[Any]:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    phone = {"width": 412, "height": 915}
-    context = chromium_browser.new_context(viewport=phone, accept_downloads=True)
-    opened = context.new_page()
-    opened.set_default_timeout(20_000)  # the recogniser shares 2 cores with the test run
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-
-    def console(message: Any) -> None:
-        # a 4xx answer (a hand not yet complete) is logged as a failed load; that is expected
-        if message.type == "error" and not message.text.startswith("Failed to load resource"):
-            errors.append(message.text)
-
-    opened.on("console", console)
-    yield opened
-    context.close()
-    assert not errors, f"browser errors: {errors}"
-
-
-def shot(page: Any, name: str) -> None:
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def judged_after(page: Any, before: str | None) -> None:
-    """Wait until the page has finished judging a newer change than ``before``."""
-    page.wait_for_function(
-        "b => document.body.dataset.judged && document.body.dataset.judged !== b", arg=before
+def tab(new_page) -> Any:
+    # a 4xx answer (a hand not yet complete) is logged as a failed load; that is expected
+    return new_page(
+        ignore_console=lambda m: m.text.startswith("Failed to load resource"),
+        timeout_ms=20_000,  # the recogniser shares 2 cores with the test run
+        viewport={"width": 412, "height": 915},
+        accept_downloads=True,
     )
 
 
 def upload(page: Any, board: Any, photo: Path) -> dict[str, Any]:
     """Choose the photo on ``board``; return what /api/recognise answered, once judged."""
-    before = page.evaluate("document.body.dataset.judged || null")
-    with page.expect_response(lambda r: r.url.endswith("/api/recognise")) as answer:
-        board.locator(".photo-file").set_input_files(str(photo))
-    assert answer.value.status == 200, answer.value.text()
-    read = dict(answer.value.json())
+    read = upload_photo(page, board, photo)
     assert read["pieces"], f"the model found no piece on {photo.name}"
-    judged_after(page, before)
     return read
 
 
@@ -504,23 +453,11 @@ GIN_B = ["AC", "2C", "3C", "4C", "5D", "6D", "7H", "8H", "9H", "QS"]
 
 def test_gin_hand_edited_through_the_edit_link(tab: Any, server: str) -> None:
     """A game made through the API, claimed in the browser by its edit link; hand 1 edited."""
-    import urllib.request
-
     expect = playwright_api.expect
     page = tab
-
-    def call(method: str, path: str, body: Any, token: str | None = None) -> Any:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["X-Edit-Token"] = token
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(server + path, data, headers, method=method)
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.loads(response.read())
-
-    game = call("POST", "/api/games", {"game": "gin", "players": ["Ana", "Ben"]})
+    game = call(server, "POST", "/api/games", {"game": "gin", "players": ["Ana", "Ben"]})
     hand = {"knocker": "Ana", "hands": {"Ana": GIN_A, "Ben": GIN_B}}
-    call("POST", f"/api/games/{game['id']}/hands", {"hand": hand}, game["edit_token"])
+    call(server, "POST", f"/api/games/{game['id']}/hands", {"hand": hand}, game["edit_token"])
     page.goto(game["links"]["edit"])
     expect(page.locator("#end-hand")).to_be_visible()
     page.click("#tally tbody a")  # edit hand 1

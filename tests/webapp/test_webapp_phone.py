@@ -12,37 +12,27 @@ from __future__ import annotations
 
 import io
 import itertools
-import json
-import os
 import re
-import shutil
-import threading
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_pages import (
+    BROWSER_MARKS,
+    PHONE_CONTEXT,
+    axe_problems,
+    call,
+    expect,
+    judged_after,
+    plain_photos,
+    serving,
+    stand_in_answer,
+    upload,
+)
+from browser_pages import shot as shoot
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = ROOT / "test-output" / "webapp"
-PHONE = {"width": 390, "height": 844}
-IN_CI = os.environ.get("CI") == "true"
-
-if IN_CI:
-    import playwright.sync_api as playwright_api
-else:
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not IN_CI and not Path(CHROMIUM).exists(),
-        reason="chromium missing: apt-get install chromium",
-    ),
-]
-expect = playwright_api.expect
+pytestmark = BROWSER_MARKS
 
 # what the stand-in reads, by the photo's width: (label, sure) in a row, one meld
 READINGS: dict[tuple[str, int], list[tuple[str, bool]]] = {
@@ -65,17 +55,8 @@ class StandIn:
 
         width = Image.open(io.BytesIO(image)).width
         labels = READINGS.get((self.kind, width)) or READINGS[(self.kind, 400)]
-        pieces = [
-            {
-                "label": label,
-                "bbox": [20 + 70 * i, 40, 80 + 70 * i, 130],
-                "confidence": 0.95 if sure else 0.5,
-                "alternatives": [["red-1", 0.1]] if self.kind == "tiles" else [],
-                "sure": sure,
-            }
-            for i, (label, sure) in enumerate(labels)
-        ]
-        return {"kind": self.kind, "pieces": pieces, "melds": [list(range(len(pieces)))]}
+        alternatives = [["red-1", 0.1]] if self.kind == "tiles" else []
+        return stand_in_answer(self.kind, labels, alternatives)
 
 
 APPS: list[Any] = []  # the app behind ``server``, for games the API cannot make
@@ -83,78 +64,31 @@ APPS: list[Any] = []  # the app behind ``server``, for games the API cannot make
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    from werkzeug.serving import make_server
-
     from webapp import create_app
 
     instance = tmp_path_factory.mktemp("instance")
     app = create_app({"INSTANCE_PATH": str(instance), "RECOGNISER_FACTORY": StandIn})
     APPS.append(app)
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{http.server_port}"
-    finally:
-        http.shutdown()
+    with serving(app) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
 def photos(tmp_path_factory) -> dict[int, Path]:
-    from PIL import Image
-
-    folder = tmp_path_factory.mktemp("photos")
-    made = {}
-    for width in (400, 420, 440):
-        path = folder / f"photo-{width}.png"
-        Image.new("RGB", (width, 300), (196, 170, 140)).save(path)
-        made[width] = path
-    return made
-
-
-@pytest.fixture(scope="module")
-def chromium_browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
+    return plain_photos(tmp_path_factory.mktemp("photos"), [400, 420, 440])
 
 
 @pytest.fixture
-def phone(chromium_browser) -> Iterator[Any]:
+def phone(new_page) -> Any:
     """A page on a 390 x 844 touch phone; fails the test on any script error."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    context = chromium_browser.new_context(
-        viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2
+    # the not-found page's own 404 is the answer under test, not a failed load
+    return new_page(
+        ignore_console=lambda m: "/g/nothing-here" in m.location.get("url", ""), **PHONE_CONTEXT
     )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-
-    def console(message: Any) -> None:
-        # the not-found page's own 404 is the answer under test, not a failed load
-        if message.type == "error" and "/g/nothing-here" not in message.location.get("url", ""):
-            errors.append(message.text)
-
-    page.on("console", console)
-    yield page
-    context.close()
-    assert not errors, f"browser errors: {errors}"
 
 
 def shot(page: Any, name: str) -> None:
-    page.screenshot(path=str(SHOTS / f"phone-{name}.png"), full_page=True)
-
-
-def call(server: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["X-Edit-Token"] = token
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(server + path, data, headers, method=method)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
+    shoot(page, f"phone-{name}")
 
 
 def game_with_hands(server: str, players: list[str], hands: list[dict[str, Any]]) -> dict:
@@ -162,21 +96,6 @@ def game_with_hands(server: str, players: list[str], hands: list[dict[str, Any]]
     for hand in hands:
         call(server, "POST", f"/api/games/{game['id']}/hands", {"hand": hand}, game["edit_token"])
     return dict(game)
-
-
-def judged_after(page: Any, before: str | None) -> None:
-    page.wait_for_function(
-        "b => document.body.dataset.judged && document.body.dataset.judged !== b", arg=before
-    )
-
-
-def upload(page: Any, board: Any, photo: Path) -> None:
-    page.wait_for_load_state("load")  # the page's first judgement is not taken for this one's
-    before = page.evaluate("document.body.dataset.judged || null")
-    with page.expect_response(lambda r: r.url.endswith("/api/recognise")) as answer:
-        board.locator(".photo-file").set_input_files(str(photo))
-    assert answer.value.status == 200, answer.value.text()
-    judged_after(page, before)
 
 
 def chips(board: Any) -> list[str]:
@@ -614,18 +533,6 @@ def test_9_the_picker_says_yes_for_an_unsure_piece(
 
 
 # -- accessibility: axe-core on every page -----------------------------------------------------
-
-
-def axe_problems(page: Any) -> list[str]:
-    """Serious and critical axe-core violations on the page as it is now."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_every_page_passes_axe(phone: Any, server: str, photos: dict[int, Path]) -> None:
