@@ -20,11 +20,11 @@ have=$(cat "$stamp" 2>/dev/null || true)
 # a full set-up serves too; a runtime one does not test
 if [ "$have" != "$want full" ] && { [ "$level" = full ] || [ "$have" != "$want runtime" ]; }; then
     echo "meldcam setup: installing packages ($level)"
-    .venv/bin/python -m pip install --quiet --upgrade pip
+    .venv/bin/python -m pip install --quiet --no-cache-dir --upgrade pip
     if [ "$level" = full ]; then
-        .venv/bin/python -m pip install --quiet -e ".[dev,train]"
+        .venv/bin/python -m pip install --quiet --no-cache-dir -e ".[dev,train]"
     else
-        .venv/bin/python -m pip install --quiet -e .
+        .venv/bin/python -m pip install --quiet --no-cache-dir -e .
     fi
     echo "$want $level" > "$stamp"
 fi
