@@ -555,10 +555,9 @@ def finetune_detector_obb_r6(
 ) -> None:
     """``detector_obb_r6`` (dominoes): ``detector_obb_r5``'s best (or the shipped detector
     rebuilt) at the same rate on the ``synth_r6`` scenes (look 4: busy coverings, side-by-side
-    close-ups) with ``synth_r5``'s, which keep what look 3 taught (two sets, not all five:
-    each epoch of five sets took too long for one session on 2 cores). Measured, not shipped:
-    without looks 1 and 2 it lost look 1's small dominoes (models/dominoes.md)."""
-    rounds = ((R5_SYNTH, 3), (R6_SYNTH, 4))
+    close-ups) with those of every round before: trained on looks 3 and 4 only, it lost look
+    1's small dominoes (models/dominoes.md)."""
+    rounds = (*DOMINO_OBB_ROUNDS, (R5_SYNTH, 3), (R6_SYNTH, 4))
     _finetune_obb(recipe, work, out, epochs, seed, imgsz, procs, "detector_obb_r5", rounds)
 
 

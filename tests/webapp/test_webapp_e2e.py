@@ -475,7 +475,7 @@ def test_gin_hand_edited_through_the_edit_link(tab: Any, server: str) -> None:
     page.click("#confirm")
     page.wait_for_url(server + f"/g/{game['id']}")
     expect(page.locator("#tally tbody tr")).to_have_count(1)
-    state = call("GET", f"/api/games/{game['id']}", None)
+    state = call(server, "GET", f"/api/games/{game['id']}")
     assert state["hands"][0]["hand"]["knocker"] == "Ana"
     assert state["hands"][0]["updated_at"] is not None
 
