@@ -30,19 +30,20 @@ def tile_angle(image: np.ndarray, bbox) -> float:
     n = _ANGLE_PATCH
     s = n / side
     matrix = np.array([[s, 0, n / 2 - cx * s], [0, s, n / 2 - cy * s]], np.float32)
-    if s < 1:  # shrink without aliasing: blur first
-        region = _region(image, cx, cy, side)
-        if region is None:
-            return 0.0
-        patch_src, ox, oy = region
-        sigma = 0.5 / s
+    # Only what the patch samples, grey (the edges' directions need no colour), blurred first
+    # when the patch shrinks it, so that the sampling does not alias.
+    sigma = 0.5 / s if s < 1 else 0.0
+    region = _region(image, cx, cy, side / 2 + math.ceil(3 * sigma) + 2)
+    if region is None:
+        return 0.0
+    patch_src, ox, oy = region
+    patch_src = cv2.cvtColor(patch_src, cv2.COLOR_BGR2GRAY)
+    if sigma:
         patch_src = cv2.GaussianBlur(patch_src, (0, 0), sigma)
-        matrix[0, 2] -= ox * s
-        matrix[1, 2] -= oy * s
-        patch = cv2.warpAffine(patch_src, matrix, (n, n), borderMode=cv2.BORDER_REPLICATE)
-    else:
-        patch = cv2.warpAffine(image, matrix, (n, n), borderMode=cv2.BORDER_REPLICATE)
-    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    matrix[0, 2] -= ox * s
+    matrix[1, 2] -= oy * s
+    patch = cv2.warpAffine(patch_src, matrix, (n, n), borderMode=cv2.BORDER_REPLICATE)
+    gray = patch.astype(np.float32)
     gray = cv2.GaussianBlur(gray, (0, 0), 1.2)
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
@@ -54,9 +55,8 @@ def tile_angle(image: np.ndarray, bbox) -> float:
     return math.degrees(math.atan2(z.imag, z.real) / 4)
 
 
-def _region(image: np.ndarray, cx: float, cy: float, side: float):
-    """The image part around (cx, cy) of about ``side``, and its offset (for cheap blurring)."""
-    half = side * 0.6 + 2
+def _region(image: np.ndarray, cx: float, cy: float, half: float):
+    """The image part within ``half`` of (cx, cy), and its offset (for cheap blurring)."""
     ix1, iy1 = max(0, int(cx - half)), max(0, int(cy - half))
     ix2, iy2 = min(image.shape[1], int(cx + half) + 1), min(image.shape[0], int(cy + half) + 1)
     if ix2 <= ix1 or iy2 <= iy1:
@@ -116,7 +116,6 @@ def cut_crop(
     to ``size`` x ``size``; pixels outside the photo are grey (114). ``theta``: the tile's
     angle when known (default: ``tile_angle``'s estimate)."""
     x1, y1, x2, y2 = (float(v) for v in bbox)
-    box_w, box_h = max(1.0, x2 - x1), max(1.0, y2 - y1)
     if theta is None:
         theta = tile_angle(image, bbox)
     angle, w, h = cut_geometry(bbox, theta)
@@ -130,13 +129,20 @@ def cut_crop(
     matrix = np.hstack([linear, shift[:, None]]).astype(np.float32)
     src = image
     step = max(w, h) / size
-    if step > 1.5:  # shrinking a lot: blur the region first so that the sampling does not alias
-        region = _region(image, (x1 + x2) / 2, (y1 + y2) / 2, max(box_w, box_h) * 1.4)
-        if region is not None:
-            src, ox, oy = region
-            src = cv2.GaussianBlur(src, (0, 0), 0.45 * step)
-            matrix[0, 2] += ox
-            matrix[1, 2] += oy
+    if step > 1.5:  # shrinking a lot: blur first so that the sampling does not alias
+        sigma = 0.45 * step
+        # Only the part the crop samples is blurred: its corners' extent, widened by the
+        # blur's reach (OpenCV's kernel for 8-bit images: 3 sigma each side) and a pixel for
+        # the bilinear sampling; the sampled values are those of the whole photo blurred.
+        corners = linear @ np.array([[0, size, 0, size], [0, 0, size, size]]) + shift[:, None]
+        reach = math.ceil(3 * sigma) + 2
+        left, top = (max(0, math.floor(v) - reach) for v in corners.min(1))
+        right = min(image.shape[1], math.ceil(corners[0].max()) + reach + 1)
+        bottom = min(image.shape[0], math.ceil(corners[1].max()) + reach + 1)
+        if right > left and bottom > top:
+            src = cv2.GaussianBlur(image[top:bottom, left:right], (0, 0), sigma)
+            matrix[0, 2] -= left
+            matrix[1, 2] -= top
     return cv2.warpAffine(
         src,
         matrix,

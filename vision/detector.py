@@ -9,8 +9,10 @@ Rotated-box (OBB) models, one class, give ``(1, 6, N)`` = cx, cy, w, h, score, a
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import cv2
@@ -46,6 +48,48 @@ class Detection:
     rotated: tuple[tuple[float, float], tuple[float, float], float] | None = None
 
 
+@dataclass(frozen=True)
+class Placement:
+    """An image standing at (``top``, ``left``) on a grey (114) canvas of ``height`` x
+    ``width``: the zoomed-out pass's photo, shrunk to a close-up's scale."""
+
+    height: int
+    width: int
+    top: int
+    left: int
+
+
+def _aligned_span(start: int, length: int, size: int, new_size: int) -> tuple[int, int, int, int]:
+    """Along one axis of a canvas of ``size`` px shrunk to ``new_size``: the smallest span of
+    output pixels covering the image at ``start`` (``length`` px) whose both ends fall on
+    whole canvas pixels, as (canvas start, canvas end, output start, output end). Area
+    averaging over that span alone gives the same output pixels as over the whole canvas."""
+    scale = Fraction(size, new_size)
+    first = math.floor(start / scale)
+    while (first * scale).denominator != 1:
+        first -= 1
+    last = math.ceil((start + length) / scale)
+    while (last * scale).denominator != 1:
+        last += 1
+    return int(first * scale), int(last * scale), first, last
+
+
+def _placed_resize(
+    bgr: np.ndarray, placed: Placement, new_hw: tuple[int, int]
+) -> tuple[np.ndarray, tuple[int, int]]:
+    """The part of ``placed``'s canvas shrunk to ``new_hw`` that holds the image, and where it
+    goes in the shrunk canvas (the rest is plain grey): only a grey border a few pixels wide
+    is built around the image, not the whole canvas (for a photo zoomed out 2x, a quarter of
+    the pixels and a twentieth of the time)."""
+    h, w = bgr.shape[:2]
+    y0, y1, out_y0, out_y1 = _aligned_span(placed.top, h, placed.height, new_hw[0])
+    x0, x1, out_x0, out_x1 = _aligned_span(placed.left, w, placed.width, new_hw[1])
+    part = np.full((y1 - y0, x1 - x0, 3), 114, np.uint8)
+    part[placed.top - y0 : placed.top - y0 + h, placed.left - x0 : placed.left - x0 + w] = bgr
+    shrunk = cv2.resize(part, (out_x1 - out_x0, out_y1 - out_y0), interpolation=cv2.INTER_AREA)
+    return shrunk, (out_y0, out_x0)
+
+
 class OnnxDetector:
     def __init__(self, path: Path):
         self.session = open_session(path)
@@ -55,25 +99,44 @@ class OnnxDetector:
         out_shape = self.session.get_outputs()[0].shape
         self.rotated = len(out_shape) == 3 and out_shape[1] == 6  # cx cy w h score angle
 
-    def letterbox(self, bgr: np.ndarray) -> tuple[np.ndarray, float, float, float]:
+    def letterbox(
+        self, bgr: np.ndarray, placed: Placement | None = None
+    ) -> tuple[np.ndarray, float, float, float]:
+        """The detector's input: the image shrunk to fit its size (area averaging) on grey
+        (114), with the scale and the left and top padding. ``placed``: the image stands on a
+        larger grey canvas (a zoomed-out pass); the result is the canvas's letterbox, made
+        without building the canvas (``_placed_resize``)."""
         target_h, target_w = self.size
-        h, w = bgr.shape[:2]
+        h, w = bgr.shape[:2] if placed is None else (placed.height, placed.width)
         ratio = min(target_h / h, target_w / w)
         new_w, new_h = round(w * ratio), round(h * ratio)
-        resized = cv2.resize(bgr, (new_w, new_h), interpolation=cv2.INTER_AREA)
         pad_x, pad_y = (target_w - new_w) / 2, (target_h - new_h) / 2
         top, left = round(pad_y - 0.1), round(pad_x - 0.1)
         canvas = np.full((target_h, target_w, 3), 114, np.uint8)
-        canvas[top : top + new_h, left : left + new_w] = resized
+        if placed is None:
+            resized = cv2.resize(bgr, (new_w, new_h), interpolation=cv2.INTER_AREA)
+            canvas[top : top + new_h, left : left + new_w] = resized
+        else:
+            part, (y0, x0) = _placed_resize(bgr, placed, (new_h, new_w))
+            part_h, part_w = part.shape[:2]
+            canvas[top + y0 : top + y0 + part_h, left + x0 : left + x0 + part_w] = part
         return canvas, ratio, left, top
 
-    def detect(self, bgr: np.ndarray, conf: float = 0.25, iou: float = 0.6) -> list[Detection]:
-        canvas, ratio, left, top = self.letterbox(bgr)
+    def detect(
+        self,
+        bgr: np.ndarray,
+        conf: float = 0.25,
+        iou: float = 0.6,
+        placed: Placement | None = None,
+    ) -> list[Detection]:
+        """Boxes in ``bgr``'s pixels, or with ``placed`` in the canvas's (clipped to it)."""
+        canvas, ratio, left, top = self.letterbox(bgr, placed)
+        image_hw = bgr.shape[:2] if placed is None else (placed.height, placed.width)
         # RGB, 0..1, NCHW in one pass (half the time of slicing, transposing and scaling).
         blob = cv2.dnn.blobFromImage(canvas, 1 / 255.0, swapRB=True)
         out = self.session.run(None, {self.input_name: blob})[0]
         if self.rotated:
-            return self._rotated(out[0].T, bgr.shape[:2], conf, iou, ratio, left, top)
+            return self._rotated(out[0].T, image_hw, conf, iou, ratio, left, top)
         if out.ndim == 3 and out.shape[2] == 6:  # end-to-end: x1 y1 x2 y2 score class
             rows = out[0]
             boxes, scores, classes = rows[:, :4], rows[:, 4], rows[:, 5].astype(int)
@@ -91,7 +154,7 @@ class OnnxDetector:
             idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), conf, iou)
             idx = np.array(idx, int).reshape(-1)
             boxes, scores, classes = boxes[idx], scores[idx], classes[idx]
-        h, w = bgr.shape[:2]
+        h, w = image_hw
         result = []
         for box, score, cls in zip(boxes, scores, classes, strict=True):
             x1 = float(np.clip((box[0] - left) / ratio, 0, w))

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision.crops import cut_crop, cut_quadrant, read_views, tile_angle
-from vision.detector import Detection, OnnxDetector
+from vision.detector import Detection, OnnxDetector, Placement
 
 
 @dataclass(frozen=True)
@@ -70,11 +70,10 @@ class DetectorPasses:
     def _zoomed_out(self, bgr: np.ndarray, conf: float, iou: float, zoom_out: float):
         h, w = bgr.shape[:2]
         big_h, big_w = int(h * zoom_out), int(w * zoom_out)
-        canvas = np.full((big_h, big_w, 3), 114, np.uint8)
         top, left = (big_h - h) // 2, (big_w - w) // 2
-        canvas[top : top + h, left : left + w] = bgr
+        placed = Placement(big_h, big_w, top, left)
         found = []
-        for d in self.detector.detect(canvas, conf=conf, iou=iou):
+        for d in self.detector.detect(bgr, conf=conf, iou=iou, placed=placed):
             x1, y1, x2, y2 = d.box
             box = (
                 float(np.clip(x1 - left, 0, w)),
