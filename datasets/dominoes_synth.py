@@ -71,6 +71,7 @@ from meldcam.vocabulary import DOMINO_SETS, MAX_PIP, domino_name
 MIN_HALF_VISIBLE = 0.85
 SUPERSAMPLE = 3  # faces are drawn this much larger, then shrunk: smooth pips
 STYLE_KINDS: tuple[str, ...] = ("ivory", "coded", "black", "coloured")
+STYLE_SHARES = (0.35, 0.3, 0.15, 0.2)  # how often a scene's set is of each kind
 SET_NAMES: tuple[str, ...] = tuple(DOMINO_SETS)
 
 RGB = tuple[int, int, int]
@@ -196,11 +197,18 @@ def _contrasting(colour: RGB, body: RGB, min_distance: float = 110.0) -> RGB:
 
 
 def random_style(
-    rng: np.random.Generator, top: int = MAX_PIP, kind: str | None = None
+    rng: np.random.Generator,
+    top: int = MAX_PIP,
+    kind: str | None = None,
+    kinds: tuple[str, ...] | None = None,
 ) -> DominoStyle:
-    """A random printing for a set whose highest half is ``top`` (smaller pips for bigger sets)."""
-    if kind is None:
-        kind = STYLE_KINDS[int(rng.choice(4, p=[0.35, 0.3, 0.15, 0.2]))]
+    """A random printing for a set whose highest half is ``top`` (smaller pips for bigger sets):
+    of ``kind``, or of a kind drawn from ``kinds`` (default: all, at ``STYLE_SHARES``)."""
+    if kind is None and kinds is None:
+        kind = STYLE_KINDS[int(rng.choice(4, p=STYLE_SHARES))]
+    elif kind is None:
+        shares = np.array([STYLE_SHARES[STYLE_KINDS.index(k)] for k in kinds])
+        kind = kinds[int(rng.choice(len(kinds), p=shares / shares.sum()))]
     if kind not in STYLE_KINDS:
         raise ValueError(f"unknown domino printing {kind!r}: use one of {', '.join(STYLE_KINDS)}")
     dark = _jitter(rng, (28, 26, 24), 4)
@@ -898,7 +906,11 @@ def _plan_side_by_side(
 
 
 def render_scene_detailed(
-    seed: int, size: tuple[int, int] | None = None, set_name: str | None = None, look: int = 1
+    seed: int,
+    size: tuple[int, int] | None = None,
+    set_name: str | None = None,
+    look: int = 1,
+    style_kinds: tuple[str, ...] | None = None,
 ) -> DominoScene:
     """A photo of dominoes from one seed, with halves, chains and face-down boxes.
 
@@ -910,7 +922,8 @@ def render_scene_detailed(
     grass, veined marble, planks, felt, leather), 30 % a close-up of dominoes side by side
     (``_plan_side_by_side``), streaks of light as on shrink-wrap (15 %, ``film_sheen``) and
     greyscale photos (10 %). Each look renders the scenes it always did from its seeds (a later
-    look changes none before it), so the training sets can be re-rendered."""
+    look changes none before it), so the training sets can be re-rendered. ``style_kinds``:
+    printings of these kinds only (``STYLE_KINDS``; the leave-one-out sets)."""
     rng = np.random.default_rng(seed)
     if set_name is None:
         set_name = SET_NAMES[int(rng.choice(len(SET_NAMES), p=[0.3, 0.35, 0.25, 0.1]))]
@@ -927,9 +940,9 @@ def render_scene_detailed(
     if look >= 4 and rng.random() < 0.7:
         canvas = patterned_surface(rng, big_h, big_w)
     ids = np.full((big_h, big_w), -1, np.int32)
-    styles = [random_style(rng, top)]
+    styles = [random_style(rng, top, kinds=style_kinds)]
     if rng.random() < 0.15:  # a second set's printing on the same table
-        styles.append(random_style(rng, top))
+        styles.append(random_style(rng, top, kinds=style_kinds))
     placements = _plan(rng, w, h, _Bag(rng, top, copies), styles, look)
     side = None
     low = look >= 3 and rng.random() < 0.6
@@ -953,10 +966,14 @@ def render_scene_detailed(
 
 
 def render_scene(
-    seed: int, size: tuple[int, int] | None = None, set_name: str | None = None, look: int = 1
+    seed: int,
+    size: tuple[int, int] | None = None,
+    set_name: str | None = None,
+    look: int = 1,
+    style_kinds: tuple[str, ...] | None = None,
 ) -> tuple[np.ndarray, list[tuple[str, list[float]]]]:
     """A BGR photo and its labelled dominoes [(label, [x1, y1, x2, y2]), ...] from one seed."""
-    scene = render_scene_detailed(seed, size, set_name, look)
+    scene = render_scene_detailed(seed, size, set_name, look, style_kinds)
     return scene.image, scene.labels()
 
 

@@ -333,3 +333,19 @@ def test_film_streaks_only_brighten():
     photo = np.full((200, 300, 3), 100, np.uint8)
     streaked = film_sheen(np.random.default_rng(0), photo)
     assert (streaked >= photo).all() and streaked.max() > 150
+
+
+def test_a_style_kinds_limit_draws_printings_of_those_kinds_only():
+    rng = np.random.default_rng(3)
+    kinds = {random_style(rng, kinds=("black", "coloured")).kind for _ in range(40)}
+    assert kinds == {"black", "coloured"}
+
+
+def test_leave_one_out_scenes_render_the_named_look_and_kinds():
+    from training.leave_one_out import render_styles
+
+    image, labels = render_styles(11, "mix:coded")
+    assert image.ndim == 3 and labels
+    # the same scene as the generator's own, asked for directly
+    same, same_labels = render_scene(11, look=1 + 11 % 3, style_kinds=("coded",))
+    assert labels == same_labels and np.array_equal(image, same)
