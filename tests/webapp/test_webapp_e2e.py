@@ -525,7 +525,9 @@ def start_game(page: Any, server: str, game: str, options: dict[str, str]) -> st
 
 
 def page_options(page: Any) -> dict[str, Any]:
-    """The game options the page sends to the scorer (the game's, as stored)."""
+    """The game options the page sends to the scorer (the game's, as stored); waits for the
+    hand page, which a click before this call may still be loading."""
+    page.wait_for_selector("#setup", state="attached")
     return dict(page.evaluate("JSON.parse(document.getElementById('setup').textContent).options"))
 
 
