@@ -1,12 +1,14 @@
-"""Card decks in other languages' index letters: the shipped card recogniser on look-6 scenes
+"""Card decks in other languages' index letters: the card recogniser on look-6 scenes
 (``datasets.cards_synth``: look 5 with the courts' and ace's letters of one deck language,
 Polish W D K A, German B D K A, French V D R A or English, and a fifth of the decks with dark
-faces), one folder of scenes per letter set.
+faces), one folder of scenes per letter set, read twice: with no deck letters given (the
+English reader) and with the deck's letters given (the game option ``index_letters``, which
+picks the letters reader for a deck that is not English).
 
-``python -m benchmarks.cards_letters [--scenes 30] [--work datasets/generated/cards_letters]``
-renders the scenes (seed 20261202 + the set's place; kept between runs) and prints
-``meldcam eval --synthetic``'s figures per set: how much a reader that never saw a set's
-letters loses on it (models/cards.md).
+``python -m benchmarks.cards_letters [--scenes 30] [--work datasets/generated/cards_letters]
+[--models DIR]`` renders the scenes (seed 20261202 + the set's place; kept between runs) and
+prints ``meldcam eval --synthetic``'s figures per set and reading (models/cards.md, "Index
+letters").
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from training.evaluate import SYNTHETIC_GROUP, evaluate_synthetic
 from training.offline import GENERATED
 from training.train_pieces import LETTERS_RENDERER
 from training.train_tiles import generate
-from vision.api import get_recogniser
+from vision.pipeline import MODELS_DIR, Recogniser
 
 SEED = 20261202
 
@@ -28,19 +30,34 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=30, help="scenes per letter set")
     parser.add_argument("--work", type=Path, default=GENERATED / "cards_letters")
+    parser.add_argument("--models", type=Path, default=MODELS_DIR, help="the models' folder")
+    parser.add_argument(
+        "--letters", default=",".join(INDEX_LETTERS), help="the letter sets, e.g. pl,fr"
+    )
     args = parser.parse_args(argv)
-    recogniser = get_recogniser("cards")
-    print(f"{'letters':<8}{'n':>4}{'precision':>11}{'recall':>8}{'F1':>8}{'exact':>7}{'sure':>8}")
+    english = Recogniser("cards", args.models)
+    print(
+        f"{'letters':<8}{'read as':<9}{'n':>4}{'precision':>11}{'recall':>8}{'F1':>8}"
+        f"{'exact':>7}{'sure':>8}{'sure precision':>16}"
+    )
     for place, letters in enumerate(INDEX_LETTERS):
+        if letters not in args.letters.split(","):
+            continue
         folder = args.work / letters
         renderer = f"{LETTERS_RENDERER}@{letters}"
         generate(folder, 0, args.scenes, SEED + place, name="scenes", renderer=renderer, quiet=True)
-        score = evaluate_synthetic(folder / "scenes" / "val", "cards", recogniser)
-        g = score["groups"][SYNTHETIC_GROUP]
-        print(
-            f"{letters:<8}{g['photos']:>4}{g['precision']:>11.3f}{g['recall']:>8.3f}"
-            f"{g['f1']:>8.3f}{g['exact_photos']:>7}{g['sure_share']:>8.1%}"
-        )
+        readings = {"en": english}
+        if letters != "en":
+            readings[letters] = Recogniser("cards", args.models, set_name=letters)
+        for read_as, recogniser in readings.items():
+            score = evaluate_synthetic(folder / "scenes" / "val", "cards", recogniser)
+            g = score["groups"][SYNTHETIC_GROUP]
+            sure_precision, sure_share = g["sure_precision"], g["sure_share"] or 0.0
+            print(
+                f"{letters:<8}{read_as:<9}{g['photos']:>4}{g['precision']:>11.3f}"
+                f"{g['recall']:>8.3f}{g['f1']:>8.3f}{g['exact_photos']:>7}{sure_share:>8.1%}"
+                + (f"{sure_precision:>16.3f}" if sure_precision is not None else f"{'-':>16}")
+            )
     return 0
 
 

@@ -60,6 +60,9 @@ from meldcam.vocabulary import CARD_SUITS as SUITS
 from meldcam.vocabulary import INDEX_LETTERS, card_name
 
 CORNER_MIN_VISIBLE = 0.9
+# An index at least this visible, but under CORNER_MIN_VISIBLE, is partly shown: never a
+# training label, but calibration judges a reading of it by its card's label.
+CORNER_PARTLY_SHOWN = 0.2
 CARD_MIN_VISIBLE = 0.5
 MIN_CORNER_PX = 5
 
@@ -125,6 +128,7 @@ class CardLabel:
     box: tuple[float, float, float, float]  # the quad's box, clipped to the photo
     visible: float  # fraction of the face that is visible
     corners: tuple[CornerIndex, ...]  # only the labelled (>= 90 % visible) indices
+    partial: tuple[CornerIndex, ...] = ()  # the partly shown indices (20-90 % visible)
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,9 @@ class CardScene:
     image: np.ndarray  # BGR uint8
     cards: tuple[CardLabel, ...]  # face-up cards, in drawing order
     face_down: tuple[tuple[tuple[float, float], ...], ...]  # quads of face-down cards
+    # Face-up cards not in ``cards`` (no labelled index, under half the face shown) with a
+    # partly shown index: what a reading of that index is judged against (calibration).
+    partly_shown: tuple[CardLabel, ...] = ()
 
     def corner_labels(self) -> list[tuple[str, list[float]]]:
         """Training rows for a corner detector: (card label, [x1, y1, x2, y2]) per index."""
@@ -907,10 +914,14 @@ def _compose(
 
 def _labels(
     ids: np.ndarray, drawn: list[_Drawn], transform
-) -> tuple[tuple[CardLabel, ...], tuple[tuple[tuple[float, float], ...], ...]]:
-    """Cards and visible corners, given ``ids`` in photo pixels and canvas -> photo points."""
+) -> tuple[
+    tuple[CardLabel, ...], tuple[tuple[tuple[float, float], ...], ...], tuple[CardLabel, ...]
+]:
+    """Cards and visible corners, face-down cards' quads, and the partly shown cards
+    (``CardScene.partly_shown``), given ``ids`` in photo pixels and canvas -> photo points."""
     h, w = ids.shape
     cards: list[CardLabel] = []
+    partly_shown: list[CardLabel] = []
     backs: list[tuple[tuple[float, float], ...]] = []
     for i, card in enumerate(drawn):
         quad = transform(card.quad)
@@ -919,17 +930,18 @@ def _labels(
             backs.append(as_tuple)
             continue
         corners: list[CornerIndex] = []
+        partial: list[CornerIndex] = []
         for name, canvas_quad in card.index_quads.items():
             q = transform(canvas_quad)
             span = q.max(axis=0) - q.min(axis=0)
             if span.min() < MIN_CORNER_PX:
                 continue
             seen = visible_share(ids, q, i)
-            if seen < CORNER_MIN_VISIBLE:
+            if seen < CORNER_PARTLY_SHOWN:
                 continue
             x1, y1 = np.clip(q.min(axis=0), 0, [w, h])
             x2, y2 = np.clip(q.max(axis=0), 0, [w, h])
-            corners.append(
+            (corners if seen >= CORNER_MIN_VISIBLE else partial).append(
                 CornerIndex(
                     name,
                     (float(x1), float(y1), float(x2), float(y2)),
@@ -938,20 +950,21 @@ def _labels(
                 )
             )
         seen_card = visible_share(ids, quad, i)
-        if not corners and seen_card < CARD_MIN_VISIBLE:
-            continue
         x1, y1 = np.clip(quad.min(axis=0), 0, [w, h])
         x2, y2 = np.clip(quad.max(axis=0), 0, [w, h])
-        cards.append(
-            CardLabel(
-                card.label,
-                as_tuple,
-                (float(x1), float(y1), float(x2), float(y2)),
-                round(seen_card, 4),
-                tuple(corners),
-            )
+        label = CardLabel(
+            card.label,
+            as_tuple,
+            (float(x1), float(y1), float(x2), float(y2)),
+            round(seen_card, 4),
+            tuple(corners),
+            tuple(partial),
         )
-    return tuple(cards), tuple(backs)
+        if corners or seen_card >= CARD_MIN_VISIBLE:
+            cards.append(label)
+        elif partial:
+            partly_shown.append(label)
+    return tuple(cards), tuple(backs), tuple(partly_shown)
 
 
 def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> list[str]:
@@ -999,8 +1012,8 @@ def render_scene(
     def transform(points: np.ndarray) -> np.ndarray:
         return cv2.perspectiveTransform(points[None].astype(np.float32), to_photo)[0]
 
-    cards, backs = _labels(ids_photo, drawn, transform)
-    return CardScene(photo_effects(rng, photo), cards, backs)
+    cards, backs, partly_shown = _labels(ids_photo, drawn, transform)
+    return CardScene(photo_effects(rng, photo), cards, backs, partly_shown)
 
 
 def render_test_layout(
@@ -1047,5 +1060,5 @@ def render_test_layout(
     canvas = background(np.random.default_rng(seed + 2), height, width)
     canvas = cv2.GaussianBlur(canvas, (0, 0), 1.0)
     ids, drawn = _compose(rng, canvas, placements, [style], card_w, gloss_p=0.0)
-    cards, backs = _labels(ids, drawn, lambda points: points.astype(np.float32))
-    return CardScene(canvas, cards, backs)
+    cards, backs, partly_shown = _labels(ids, drawn, lambda points: points.astype(np.float32))
+    return CardScene(canvas, cards, backs, partly_shown)

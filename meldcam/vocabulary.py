@@ -64,6 +64,17 @@ INDEX_LETTERS: dict[str, dict[str, str]] = {
 }
 
 
+def printed_letters(letter_set: str) -> str:
+    """What a deck of ``letter_set`` prints on its jack, queen, king and ace: "pl" -> "WDKA".
+    The game option a player picks (``scorer.gin``), by what the deck shows."""
+    letters = INDEX_LETTERS[letter_set]
+    return "".join(letters[rank] for rank in ("J", "Q", "K", "A"))
+
+
+# The letter set of each printing a player may pick: "WDKA" -> "pl".
+LETTER_SETS_BY_PRINT: dict[str, str] = {printed_letters(name): name for name in INDEX_LETTERS}
+
+
 # --- piece kinds -------------------------------------------------------------------------------
 
 # A game's piece kind (``scorer.game.GameType.piece_kind``) and the recogniser that reads it.

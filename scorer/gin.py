@@ -39,7 +39,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from meldcam.vocabulary import SUIT_NAMES
+from meldcam.vocabulary import LETTER_SETS_BY_PRINT, SUIT_NAMES
 from scorer.errors import HandError, PieceError
 from scorer.game import (
     GameType,
@@ -66,6 +66,15 @@ OPTIONS: tuple[OptionSpec, ...] = (
         bool,
         False,
         "3-4 players: a later opponent may build on cards an earlier opponent laid off",
+    ),
+    # Not a rule: how the deck's photos are read (``vision.cards.letter_sets``).
+    OptionSpec(
+        "index_letters",
+        str,
+        "JQKA",
+        "the letters the deck prints on its jacks, queens, kings and aces (English JQKA, "
+        "Polish WDKA, German BDKA, French VDRA), for reading photos of it",
+        choices=tuple(LETTER_SETS_BY_PRINT),
     ),
 )
 

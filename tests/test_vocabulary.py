@@ -119,6 +119,25 @@ def test_domino_sets_read_from_a_photo_are_the_sets_of_one_copy():
         assert sets.DOMINO_SETS[name] == (top, 1)
 
 
+def test_a_deck_is_named_by_the_letters_it_prints():
+    """The Gin option's choices are what each letter set prints on J Q K A, and name it back;
+    the card recogniser's sets are those letter sets."""
+    from scorer.gin import OPTIONS
+    from vision.kinds import CARDS
+
+    assert [vocabulary.printed_letters(name) for name in vocabulary.INDEX_LETTERS] == [
+        "JQKA",
+        "WDKA",
+        "BDKA",
+        "VDRA",
+    ]
+    for printed, name in vocabulary.LETTER_SETS_BY_PRINT.items():
+        assert vocabulary.printed_letters(name) == printed
+    option = next(o for o in OPTIONS if o.name == "index_letters")
+    assert option.choices == tuple(vocabulary.LETTER_SETS_BY_PRINT) and option.default == "JQKA"
+    assert [name for name, _labels in CARDS.sets] == list(vocabulary.INDEX_LETTERS)
+
+
 def test_the_vocabulary_imports_nothing():
     """So that every layer can import it: a fresh interpreter loads no other module of ours and
     nothing outside the standard library's start-up set."""

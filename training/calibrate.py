@@ -21,10 +21,11 @@ right at least 99.5 % of the time. The threshold is chosen here:
    the unmatched true piece whose box overlaps theirs most, at IoU >= 0.5 (``match``). A piece
    is right when it took a true piece of its label; a piece that took none is wrong (a piece
    found where there is none, or found twice). Cards are matched by their corner indices: a
-   card read is the true card one of whose labelled index boxes (>= 90 % visible, the
-   generator's) one of its own index boxes (``corners``) overlaps at IoU >= 0.5. So two cards
-   of one label (two decks) stay two, and a card read from an index too hidden to be labelled
-   counts as wrong: conservative.
+   card read is the true card one of whose index boxes (labelled, >= 90 % visible, or partly
+   shown, 20-90 %: the generator's ``CardScene.partly_shown``, as for tiles and dominoes) one of
+   its own index boxes (``corners``) overlaps at IoU >= 0.5. So two cards of one label (two
+   decks) stay two, and a card read from a partly shown index is judged by its label; one read
+   from an index under 20 % visible counts as wrong.
 3. **Threshold** (``choose_threshold``): the LOWEST threshold at which the one-sided
    Clopper-Pearson 95 % upper bound of the error rate among the accepted pieces (score >=
    threshold) is at most 0.005; of the thresholds accepting the same calibration pieces, the
@@ -257,18 +258,42 @@ def card_scene(seed: int, look: int = 1):
     return scene.image, _card_truth(scene)
 
 
+def card_letters_scene(seed: int, letters: str = "en"):
+    """A card scene of look 6 whose decks print the index letters ``letters`` ("pl": W D K A),
+    and its cards as ``card_scene`` gives them: the scenes a deck letters' reader is
+    calibrated on (``--set``)."""
+    from datasets.cards_synth import render_scene
+
+    scene = render_scene(seed, look=6, letter_sets=(letters,))
+    return scene.image, _card_truth(scene)
+
+
 def _card_truth(scene) -> Truth:
-    return [(c.label, [list(k.box) for k in c.corners]) for c in scene.cards if c.corners]
+    """Every card with a labelled or partly shown index (``CardScene.partly_shown``), with the
+    boxes of those indices: a reading of a partly shown index is judged by its card's label."""
+    cards = (*scene.cards, *scene.partly_shown)
+    return [
+        (c.label, [list(k.box) for k in (*c.corners, *c.partial)])
+        for c in cards
+        if c.corners or c.partial
+    ]
 
 
 def renderer(spec: str) -> Callable[[int], tuple[np.ndarray, Truth]]:
-    """``seed -> (BGR image, truth)`` from "module:function" or "module:function@look"."""
-    name, _, look = spec.partition("@")
+    """``seed -> (BGR image, truth)`` from "module:function", "module:function@LOOK" (a number:
+    called with ``look=LOOK``) or "module:function@ARG" (called with ARG, a string)."""
+    name, _, argument = spec.partition("@")
     module, _, function = name.partition(":")
     render = getattr(importlib.import_module(module), function)
 
     def scene(seed: int) -> tuple[np.ndarray, Truth]:
-        image, labels, *_rest = render(seed, look=int(look)) if look else render(seed)
+        if not argument:
+            rendered = render(seed)
+        elif argument.isdigit():
+            rendered = render(seed, look=int(argument))
+        else:
+            rendered = render(seed, argument)
+        image, labels, *_rest = rendered
         return image, [(label, _boxes(box)) for label, box in labels]
 
     return scene
@@ -277,6 +302,20 @@ def renderer(spec: str) -> Callable[[int], tuple[np.ndarray, Truth]]:
 def _boxes(box) -> list[list[float]]:
     """One box [x1, y1, x2, y2], or a list of them, as a list of boxes."""
     return [list(map(float, b)) for b in box] if isinstance(box[0], list | tuple) else [box]
+
+
+def set_renderers(kind: str, set_name: str | None) -> tuple[str, ...]:
+    """The renderers a kind's sure threshold is calibrated on: for a set with a reader of its
+    own (``--set pl``: cards' index letters), card scenes of every set that reader reads, each
+    a family that must certify; otherwise ``DEFAULT_RENDERERS``."""
+    from vision.kinds import settings_of
+
+    readers = dict(settings_of(kind).set_readers)
+    if kind == "cards" and set_name in readers:
+        file = readers[set_name].reader_file
+        shared = [name for name, own in readers.items() if own.reader_file == file]
+        return tuple(f"training.calibrate:card_letters_scene@{name}" for name in shared)
+    return DEFAULT_RENDERERS[kind]
 
 
 def rendered_scenes(kind: str, scenes: int, seed: int, renderers: Sequence[str] | None = None):
@@ -437,7 +476,7 @@ def format_calibration(report: dict, source: str) -> str:
 def run_calibrate(args: argparse.Namespace) -> int:
     """``meldcam calibrate`` (the parser is in ``vision/cli.py``)."""
     from training.evaluate import EvalDataError, synthetic_scenes
-    from vision.errors import RecogniserUnavailable
+    from vision.errors import RecogniserUnavailable, UnknownSet
     from vision.pipeline import Recogniser
 
     try:
@@ -448,13 +487,19 @@ def run_calibrate(args: argparse.Namespace) -> int:
         else:
             count = SCENES[args.kind] if args.scenes is None else args.scenes
             seed = CALIBRATION_SEED if args.seed is None else args.seed
-            specs = tuple(args.renderer or DEFAULT_RENDERERS[args.kind])
+            specs = tuple(args.renderer or set_renderers(args.kind, args.set_name))
             for spec in specs:
                 renderer(spec)  # a bad name fails before any scene is read
             scenes = rendered_scenes(args.kind, count, seed, specs)
             source = f"seed {seed}, {', '.join(specs)}"
-        recogniser = Recogniser(args.kind)
-    except (EvalDataError, RecogniserUnavailable, ImportError, AttributeError) as error:
+        recogniser = Recogniser(args.kind, set_name=args.set_name).for_set(args.set_name)
+    except (
+        EvalDataError,
+        RecogniserUnavailable,
+        UnknownSet,
+        ImportError,
+        AttributeError,
+    ) as error:
         print(f"meldcam: {error}", file=sys.stderr)
         return 2
 

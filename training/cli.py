@@ -1,13 +1,15 @@
 """``meldcam eval`` and ``meldcam calibrate``: measuring the recognisers, beside training.
 
-``calibrate [FOLDER] --kind K [--scenes N] [--seed S] [--renderer MODULE:FUNCTION[@LOOK]]``: the
-kind's sure threshold by split conformal selection on synthetic scenes (training/calibrate.py).
+``calibrate [FOLDER] --kind K [--set SET] [--scenes N] [--seed S] [--renderer
+MODULE:FUNCTION[@LOOK]]``: the kind's (or one set's) sure threshold by split conformal
+selection on synthetic scenes (training/calibrate.py).
 
-``eval DATA_DIR [--kind tiles|dominoes|cards] [--synthetic] [--json]``: precision, recall, F1 of
-the label multiset per photo, share of photos read exactly, seconds per photo, precision of the
-pieces flagged sure and their share (see training/evaluate.py): real labelled photos by group
-(whole-table photos, and single-piece crops apart), or with ``--synthetic`` a folder of
-generated scenes (e.g. ``datasets/generated/dominoes/test/val``). A folder with nothing to
+``eval DATA_DIR [--kind tiles|dominoes|cards] [--set SET] [--synthetic] [--json]``: precision,
+recall, F1 of the label multiset per photo, share of photos read exactly, seconds per photo,
+precision of the pieces flagged sure and their share (see training/evaluate.py): real labelled
+photos by group (whole-table photos, and single-piece crops apart), or with ``--synthetic`` a
+folder of generated scenes (e.g. ``datasets/generated/dominoes/test/val``). ``--set`` reads
+every photo for one set (a domino set, a card deck's index letters). A folder with nothing to
 score exits 2.
 """
 
@@ -18,7 +20,7 @@ import sys
 from pathlib import Path
 
 from vision.api import KINDS, get_recogniser
-from vision.errors import ImageError, RecogniserUnavailable
+from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
 
 
 def register(subparsers) -> None:
@@ -34,6 +36,12 @@ def register(subparsers) -> None:
         "--synthetic",
         action="store_true",
         help="DATA_DIR is a folder of generated scenes (NAME.jpg + NAME.json with a seed)",
+    )
+    evaluate.add_argument(
+        "--set",
+        dest="set_name",
+        metavar="SET",
+        help="read for a set: a domino set (double-nine), a card deck's index letters (pl)",
     )
     evaluate.add_argument("--json", action="store_true", help="the report as JSON")
     evaluate.add_argument("--verbose", action="store_true", help="print each photo as it is read")
@@ -59,6 +67,13 @@ def register(subparsers) -> None:
         metavar="MODULE:FUNCTION[@LOOK]",
         help="a scene renderer, seed -> (image, [(label, box), ...]); repeat for several, used "
         "in turn (default: the kind's generators, training.calibrate.DEFAULT_RENDERERS)",
+    )
+    calibrate.add_argument(
+        "--set",
+        dest="set_name",
+        metavar="SET",
+        help="calibrate the reading of one set, e.g. cards' index letters pl (its own reader; "
+        "rendered on scenes of decks printing them)",
     )
     calibrate.add_argument(
         "--pieces", type=Path, metavar="FILE", help="also write each piece read and its scores"
@@ -90,8 +105,13 @@ def run_eval(args: argparse.Namespace) -> int:
     )
     try:
         find(args.data_dir, args.kind)  # the folder is checked before a model is loaded
-        recogniser = get_recogniser(args.kind)
-    except (EvalDataError, RecogniserUnavailable) as error:
+        if args.set_name:  # a recogniser of its own, reading every photo for the set
+            from vision.pipeline import Recogniser
+
+            recogniser = Recogniser(args.kind, set_name=args.set_name)
+        else:
+            recogniser = get_recogniser(args.kind)
+    except (EvalDataError, RecogniserUnavailable, UnknownSet) as error:
         print(f"meldcam: {error}", file=sys.stderr)
         return 2
 

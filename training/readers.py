@@ -71,8 +71,9 @@ READER_SPECS = {
 
 # "c7": the shipped "c6" rebuilt from its ONNX file and fine-tuned, its batch norms frozen, on
 # look 6 (index letters of four languages, dark faces in light inks) and fresh scenes of looks
-# 1-5 (``train_pieces --stage reader-finetune``; ``CARD_FINETUNE_SETS``). Measured and not
-# shipped: worse on the real photos (models/cards.md).
+# 1-5 (``train_pieces --stage reader-finetune``; ``CARD_FINETUNE_SETS``). Shipped as the reader
+# of decks with other index letters (French left out: "c7_without_fr"); worse than "c6" on the
+# real photos' English decks, which "c6" goes on reading (models/cards.md, "Index letters").
 CARD_FINETUNE_SPEC = replace(READER_SPECS["cards"], recipe="c7", base=None, finetune_lr=5e-4)
 
 # "d4": the shipped "d3" rebuilt from its ONNX file and fine-tuned, its batch norms frozen, on

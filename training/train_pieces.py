@@ -22,9 +22,9 @@ run by ``training/recipes.py``):
    ``best.pt`` or, on a fresh checkout, from the shipped detector (``recover``);
 3. ``reader``: small CNNs on crops cut square to each detected box (``vision/crops.py``), with
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
-   ``--stage reader-finetune``: the reader in ``--out`` rebuilt and fine-tuned (dominoes: "d4"
-   on looks 3 and 4, shipped, so also part of "all"; cards: "c7" on index letters, measured,
-   not shipped, run only when asked).
+   ``--stage reader-finetune``: the reader in ``--out`` rebuilt and fine-tuned, shipped, so
+   also part of "all" (dominoes: "d4" on looks 3 and 4, replacing the reader; cards: "c7" on
+   index letters, French left out, written as the letters reader beside the English one).
 
 Synthetic data only: no real domino or card photo has a licence that allows training on it.
 Imports ultralytics and torch: never imported at inference time.
@@ -189,6 +189,10 @@ class KindRecipe:
     # part of "all"; otherwise it runs only when asked, a measurement).
     reader_finetune_sets: tuple[str, ...] = ()
     reader_finetune_shipped: bool = False
+    # The fine-tune's file in --out (None: it replaces ``reader_onnx``, which it starts from).
+    reader_finetune_onnx: str | None = None
+    # An index letter set the fine-tune leaves out unless ``--leave-letters`` says otherwise.
+    reader_finetune_leave: str = ""
 
     @property
     def renderer(self) -> str:
@@ -283,8 +287,13 @@ RECIPES = {
         "card_reader.onnx",
         det_imgsz=512,
         det_export_imgsz=640,
-        # "c7" (measured, not shipped): look 6's index letters and looks 1-5 again
+        # The letters reader (shipped for decks with other index letters than J Q K A; the
+        # English reader stays ``reader_onnx``): look 6's index letters and looks 1-5 again,
+        # French left out, its letters never seen (models/cards.md, "Index letters").
         reader_finetune_sets=tuple(s.folder for s in CARD_FINETUNE_SETS),
+        reader_finetune_shipped=True,
+        reader_finetune_onnx=cards.LETTERS_READER,
+        reader_finetune_leave="fr",
         stages=Stages(
             scene_sets=(
                 SceneSet("synth", CARD_RENDERERS["base"], 400, 40, 0),
@@ -702,13 +711,14 @@ def main(argv: list[str] | None = None) -> int:
         help="finetune: only the dominoes' last detector round (detector_obb_r5, or "
         "detector_obb_r6 with --epochs detector_obb_r6=N), from the round before's best.pt or "
         "the shipped detector; reader-finetune: the reader in --out "
-        "fine-tuned (cards: c7 on index letters, measured, not shipped; dominoes: d4 on looks "
+        "fine-tuned (cards: c7 on index letters, the letters reader; dominoes: d4 on looks "
         "3 and 4)",
     )
     parser.add_argument(
         "--leave-letters",
-        default="",
-        help="reader-finetune: an index letter set left out (fr), for the leave-one-out table",
+        default=None,
+        help="reader-finetune: an index letter set left out, for the leave-one-out table "
+        "(default: the recipe's, cards fr; 'none': none)",
     )
     parser.add_argument("--seed", type=int, default=SEED)
     add_recipe_arguments(parser, [recipe.stages for recipe in RECIPES.values()])
@@ -802,7 +812,8 @@ def main(argv: list[str] | None = None) -> int:
         export_classifier(nets, args.out / recipe.reader_onnx, spec=spec)
         print(f"reader: {args.out / recipe.reader_onnx} ({len(nets)} members)")
     if args.stage == "reader-finetune" or (args.stage == "all" and recipe.reader_finetune_shipped):
-        finetune_reader(recipe, work, args.out, args.seed, args.leave_letters, args.smoke)
+        leave = recipe.reader_finetune_leave if args.leave_letters is None else args.leave_letters
+        finetune_reader(recipe, work, args.out, args.seed, leave.replace("none", ""), args.smoke)
     print(f"train_pieces {args.kind}: done in {time.time() - started:.0f} s")
     return 0
 
@@ -812,8 +823,9 @@ def finetune_reader(
 ) -> None:
     """The reader in ``out`` (rebuilt from its ONNX file, batch norms frozen) fine-tuned
     (``readers.FINETUNE_SPECS``) on its kind's fine-tune scenes with hard negatives mined by the
-    detector in ``out``, on the recipe's ``reader_finetune_sets``; ``leave_letters`` ("fr")
-    leaves the cards' scenes of that letter set out."""
+    detector in ``out``, on the recipe's ``reader_finetune_sets``, written to the recipe's
+    ``reader_finetune_onnx`` (or over the reader); ``leave_letters`` ("fr") leaves the cards'
+    scenes of that letter set out."""
     from training.classifier import export_classifier, train_classifier
     from training.readers import FINETUNE_SPECS, READER_SPECS
     from training.recover import rebuild_reader
@@ -848,8 +860,9 @@ def finetune_reader(
         max_lr=spec.finetune_lr,
         frozen_norms=True,
     )
-    export_classifier([net], reader, spec=spec)
-    print(f"reader: {reader} ({spec.recipe}, fine-tuned from the reader it replaces)")
+    written = out / (recipe.reader_finetune_onnx or recipe.reader_onnx)
+    export_classifier([net], written, spec=spec)
+    print(f"reader: {written} ({spec.recipe}, fine-tuned from {reader.name})")
 
 
 if __name__ == "__main__":

@@ -32,11 +32,15 @@ from pathlib import Path
 
 import numpy as np
 
+from meldcam.vocabulary import CARD_JOKER, CARD_RANKS, CARD_SUITS, INDEX_LETTERS, card_name
 from vision.layout import group_cards
 from vision.pipeline import MODELS_DIR, Recogniser
 
 MERGE_SPAN = 12.0  # in index lengths (the index box's long side)
 MAX_CORNERS = 4  # indices of one card: two, or four in a four-index deck
+# The reader of decks whose courts and ace print other letters than J Q K A (the sets other
+# than "en" of ``letter_sets``); models/cards.md, "Index letters".
+LETTERS_READER = "card_reader_letters.onnx"
 
 
 def __getattr__(name: str):
@@ -48,6 +52,15 @@ def __getattr__(name: str):
 
         return CARDS.passes.tile_side if name == "TILE_SIDE" else CARDS.passes.zoom_out
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def letter_sets() -> tuple[tuple[str, frozenset[str]], ...]:
+    """The cards' sets: a deck by the index letters it prints (``INDEX_LETTERS``: "en", "pl",
+    "de", "fr"), each holding every card; a card keeps its English name whatever it prints."""
+    every = frozenset(
+        [CARD_JOKER, *(card_name(rank, suit) for rank in CARD_RANKS for suit in CARD_SUITS)]
+    )
+    return tuple((name, every) for name in INDEX_LETTERS)
 
 
 def _centre(box) -> np.ndarray:

@@ -15,9 +15,15 @@ import json
 import sys
 from pathlib import Path
 
-from meldcam.vocabulary import DOMINO_SET_TOPS, KINDS
+from meldcam.vocabulary import DOMINO_SET_TOPS, INDEX_LETTERS, KINDS
 from vision.api import get_recogniser
 from vision.errors import ImageError, RecogniserUnavailable
+
+# ``--set``: a domino set, or a card deck's index letters (the recognisers' ``sets``)
+SETS_BY_KIND: dict[str, tuple[str, ...]] = {
+    "dominoes": tuple(DOMINO_SET_TOPS),
+    "cards": tuple(INDEX_LETTERS),
+}
 
 COLOURS_BGR = {
     "red": (40, 40, 220),
@@ -45,8 +51,9 @@ def register(subparsers) -> None:
     recognise.add_argument(
         "--set",
         dest="set_name",
-        choices=tuple(DOMINO_SET_TOPS),
-        help="dominoes only: the set on the table (labels limited to it; default: halves 0-12)",
+        choices=tuple(SETS_BY_KIND["dominoes"] + SETS_BY_KIND["cards"]),
+        help="dominoes: the set on the table (labels limited to it; default: halves 0-12); "
+        "cards: the deck's index letters (default: en, J Q K A)",
     )
     recognise.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     recognise.set_defaults(handler=run_recognise)
@@ -60,8 +67,12 @@ def run_recognise(args: argparse.Namespace) -> int:
         return 2
     options = {}
     if args.set_name:
-        if args.kind != "dominoes":
-            print("meldcam: --set is for --kind dominoes", file=sys.stderr)
+        if args.set_name not in SETS_BY_KIND.get(args.kind, ()):
+            print(
+                f"meldcam: --set {args.set_name} is not a set of {args.kind}: dominoes take "
+                f"{', '.join(SETS_BY_KIND['dominoes'])}; cards {', '.join(SETS_BY_KIND['cards'])}",
+                file=sys.stderr,
+            )
             return 2
         options["set_name"] = args.set_name
     status = 0

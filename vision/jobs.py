@@ -2,8 +2,9 @@
 process and for recognition workers (``meldcam worker``, jobs on Redis with RQ), which import
 neither Flask nor the web app, so they run on any machine with the models (a GPU one too).
 
-Dominoes are read for the game's set where the recogniser takes one; a set it does not know
-means reading again with no set (every domino 0-12), never an error for the player.
+Dominoes and cards are read for the game's set (a domino set, a deck's index letters) where the
+recogniser takes one; a set it does not know means reading again with no set (every domino
+0-12, English index letters), never an error for the player.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
 
 log = logging.getLogger(__name__)
 
+SET_KINDS = ("dominoes", "cards")  # the kinds read for a game's set
 QUEUE_NAME = "meldcam-recognise"  # the Redis queue that web nodes fill and workers empty
 
 
 def takes_set_name(recogniser: Any) -> bool:
-    """Whether ``recogniser.recognise`` accepts ``set_name`` (the domino reader does)."""
+    """Whether ``recogniser.recognise`` accepts ``set_name`` (the shipped recognisers do)."""
     try:
         parameters = inspect.signature(recogniser.recognise).parameters.values()
     except (TypeError, ValueError, AttributeError):
@@ -30,18 +32,18 @@ def takes_set_name(recogniser: Any) -> bool:
 
 
 def read(recogniser: Any, kind: str, data: bytes, set_name: str | None = None) -> dict[str, Any]:
-    """``recogniser``'s reading of the photo ``data``; ``set_name`` (dominoes only) limits the
-    labels to the game's set where it can. Raises ImageError for a photo it cannot read, and
+    """``recogniser``'s reading of the photo ``data``; ``set_name`` (dominoes, cards) reads
+    for the game's set where it can. Raises ImageError for a photo it cannot read, and
     UnknownSet if even the reading with no set failed."""
     attempts: list[dict[str, Any]] = [{}]
-    if kind == "dominoes" and set_name is not None and takes_set_name(recogniser):
+    if kind in SET_KINDS and set_name is not None and takes_set_name(recogniser):
         attempts.insert(0, {"set_name": set_name})
     last_error: UnknownSet | None = None
     for arguments in attempts:
         try:
             return dict(recogniser.recognise(data, **arguments))
         except UnknownSet as error:
-            log.warning("domino reader: %s; reading with no set", error)
+            log.warning("%s reader: %s; reading with no set", kind, error)
             last_error = error
     assert last_error is not None
     raise last_error

@@ -12,7 +12,7 @@ from __future__ import annotations
 from vision import cards, dominoes, tiles
 from vision.errors import RecogniserUnavailable
 from vision.labels import CARD_JOKER, CARD_RANKS, CARD_SUITS, PIP_COUNTS, TILE_COLOURS, TILE_VALUES
-from vision.pipeline import Heads, KindSettings, Looks, Passes, WholePhoto
+from vision.pipeline import Heads, KindSettings, Looks, Passes, SetReader, WholePhoto
 
 TILES = KindSettings(
     kind="tiles",
@@ -117,6 +117,15 @@ CARDS = KindSettings(
         turned_below=0.9,
     ),
     drop_boxes=cards.drop_enclosing,
+    # The deck's index letters (a game option; none given: read as "en"). Decks printing other
+    # letters are read by a reader fine-tuned on them (models/cards.md, "Index letters"), sure
+    # by its own threshold: `meldcam calibrate --kind cards --set pl`.
+    sets=cards.letter_sets(),
+    set_readers=tuple(
+        (name, SetReader(cards.LETTERS_READER, sure_threshold=1.01))
+        for name, _labels in cards.letter_sets()
+        if name != "en"
+    ),
     none_drop=0.5,
     report_floor=0.3,  # an index is used when read at least this surely
     # One index found by two passes (whole photo, tile, zoomed out) counts once, whatever it

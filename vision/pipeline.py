@@ -29,9 +29,10 @@ model files, not a new module.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -64,6 +65,7 @@ __all__ = [
     "Looks",
     "Passes",
     "Recogniser",
+    "SetReader",
     "WholePhoto",
 ]
 
@@ -161,6 +163,15 @@ def _no_groups(pieces: list[dict]) -> tuple[list[dict], list[list[int]]]:
 
 
 @dataclass(frozen=True)
+class SetReader:
+    """A reader of its own for one set of a kind (a deck printing other index letters), with
+    the sure threshold ``meldcam calibrate --set`` chose for it."""
+
+    reader_file: str  # in the models folder
+    sure_threshold: float
+
+
+@dataclass(frozen=True)
 class KindSettings:
     """Everything that makes one piece kind (or one printing of it): see the module docstring
     for the steps each field drives. ``vision/kinds.py`` holds the shipped kinds."""
@@ -182,6 +193,8 @@ class KindSettings:
     repeat_any_label: bool = False
     # Label sets (``set_name``): name -> the labels the set contains.
     sets: tuple[tuple[str, frozenset[str]], ...] = ()
+    # Sets read by a reader of their own (name -> ``SetReader``); the others by ``reader_file``.
+    set_readers: tuple[tuple[str, SetReader], ...] = ()
     # Pieces (reported order, with private "_" keys) -> (pieces, melds as lists of indices).
     group: Callable[[list[dict]], tuple[list[dict], list[list[int]]]] = _no_groups
     sure_score: str = "probability"  # a key of SURENESS
@@ -202,8 +215,10 @@ class Recogniser:
     """``recognise(image)`` for one kind of piece (a ``KindSettings`` or a kind's name).
 
     ``set_name`` (constructor or ``recognise``): limit labels to that set (dominoes'
-    "double-six", ...); ``UnknownSet`` for a set the kind does not have. ``sessions``: a
-    detector and a reader to use instead of the model files (tests)."""
+    "double-six", ...) and, for a set with a reader of its own (``set_readers``: cards' index
+    letters), read with that reader, loaded on first use and sharing the detector;
+    ``UnknownSet`` for a set the kind does not have. ``sessions``: a detector and a reader to
+    use instead of the model files (tests)."""
 
     def __init__(
         self,
@@ -217,21 +232,46 @@ class Recogniser:
         self.settings = settings
         self.kind = settings.kind
         self.set_name = set_name
+        self.models_dir = Path(models_dir)
         self._check_set(set_name)
         if sessions is None:
-            paths = [Path(models_dir) / settings.detector_file]
-            paths.append(Path(models_dir) / settings.reader_file)
-            for path in paths:
-                if not path.is_file():
-                    raise RecogniserUnavailable(
-                        f"{settings.kind} cannot be read from photos yet: the model {path.name} "
-                        f"is missing (train it with `{settings.train_command}`)"
-                    )
-            sessions = (OnnxDetector(paths[0]), open_session(paths[1]))
+            detector = OnnxDetector(self._model_path(settings.detector_file))
+            sessions = (detector, open_session(self._model_path(settings.reader_file)))
         self.detector, self.reader = sessions
         self.passes = DetectorPasses(self.detector)
         self.crop_size = settings.crop_size or reader_crop_size(self.reader)
         self._sure = SURENESS[settings.sure_score]
+        self._set_recognisers: dict[str, Recogniser] = {}  # by reader file
+        self._set_lock = threading.Lock()
+
+    def _model_path(self, name: str) -> Path:
+        path = self.models_dir / name
+        if not path.is_file():
+            raise RecogniserUnavailable(
+                f"{self.kind} cannot be read from photos yet: the model {path.name} "
+                f"is missing (train it with `{self.settings.train_command}`)"
+            )
+        return path
+
+    def for_set(self, set_name: str | None) -> Recogniser:
+        """The recogniser that reads ``set_name``: this one, or (a set with a reader of its
+        own) one with that reader and this one's detector, made once."""
+        own = dict(self.settings.set_readers).get(set_name) if set_name else None
+        if own is None:
+            return self
+        with self._set_lock:
+            made = self._set_recognisers.get(own.reader_file)
+            if made is None:
+                settings = replace(
+                    self.settings,
+                    reader_file=own.reader_file,
+                    sure_threshold=own.sure_threshold,
+                    set_readers=(),
+                )
+                reader = open_session(self._model_path(own.reader_file))
+                made = Recogniser(settings, self.models_dir, sessions=(self.detector, reader))
+                self._set_recognisers[own.reader_file] = made
+        return made
 
     # ----------------------------------------------------------------------------- public
 
@@ -239,7 +279,10 @@ class Recogniser:
         """Read the pieces of one photo: a path, encoded bytes, or an HxWx3 uint8 array (RGB
         unless ``channels="bgr"``). ``set_name`` (or the recogniser's) limits the labels."""
         started = time.perf_counter()
-        allowed = self._check_set(set_name or self.set_name)
+        set_name = set_name or self.set_name
+        allowed = self._check_set(set_name)
+        if self.for_set(set_name) is not self:
+            return self.for_set(set_name).recognise(image, channels, set_name)
         loaded = load_image(image, channels)
         s = self.settings
         pieces = self._pieces(self._detect_and_read(loaded.bgr), allowed, loaded)
@@ -259,7 +302,10 @@ class Recogniser:
     ) -> list[dict]:
         """The pieces read in known boxes (image pixels as displayed), one per box, skipping
         the detector and every filter (detector score 1)."""
-        allowed = self._check_set(set_name or self.set_name)
+        set_name = set_name or self.set_name
+        allowed = self._check_set(set_name)
+        if self.for_set(set_name) is not self:
+            return self.for_set(set_name).read_boxes(image, boxes, channels, set_name)
         loaded = load_image(image, channels)
         detections = [
             Detection(tuple(float(v) / loaded.scale for v in box), 1.0, 0) for box in boxes

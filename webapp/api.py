@@ -167,7 +167,7 @@ def recognise() -> tuple[Response, int]:
         if game_id is not None:  # an unknown game is a 404 before any reading
             with reading() as session:
                 rules = matches.rules_of(matches.get_game(session, game_id))
-            set_name = photos.domino_set_name(rules) if kind == "dominoes" else None
+            set_name = photos.set_name_of(kind, rules)
         result = photos.recognise(kind, checked, set_name)
     with transaction() as session:
         if game_id is not None and not _may_edit(matches.get_game(session, game_id)):

@@ -15,12 +15,14 @@ seconds of waiting) the upload is answered 503 with ``Retry-After`` (``Busy``): 
 bounded however many phones send at once, and the machine's few cores, which the recogniser
 already uses in full, are never shared by several readings.
 
-Dominoes are read for the game's set (``set_name``, see ``domino_set_name``): a photo for a
-double-nine game is never labelled 10-12. The set goes only to a domino recogniser whose
-``recognise`` takes ``set_name`` (test stand-ins may not); tiles and cards never get one. If the
-recogniser does not know the set (``vision.errors.UnknownSet``) the photo is read again with no
-set (every domino 0-12) and the scorer then names any piece outside the game's set; it is never
-a 500 (``vision.jobs.read``, the same steps in a worker).
+Dominoes and cards are read for the game's set (``set_name``, see ``set_name_of``): a photo
+for a double-nine game is never labelled 10-12, and a Gin game's deck is read by the reader of
+its index letters (the option ``index_letters``: a Polish deck prints "WDKA", its W a jack).
+The set goes only to a recogniser whose ``recognise`` takes ``set_name`` (test stand-ins may
+not); tiles never get one. If the recogniser does not know the set
+(``vision.errors.UnknownSet``) the photo is read again with no set (every domino 0-12, English
+letters) and the scorer then names any piece outside the game's set; it is never a 500
+(``vision.jobs.read``, the same steps in a worker).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from meldcam.vocabulary import DOMINO_SET_TOPS
+from meldcam.vocabulary import DOMINO_SET_TOPS, LETTER_SETS_BY_PRINT
 from scorer.errors import MeldcamError
 from scorer.game import Rules
 from scorer.pieces import Domino
@@ -280,6 +282,17 @@ def domino_set_name(rules: Rules) -> str | None:
     return DOMINO_SETS_BY_TOP.get(max(tops)) if tops else None
 
 
+def set_name_of(kind: str, rules: Rules) -> str | None:
+    """The set a game's photos of ``kind`` are read for: a domino game's set
+    (``domino_set_name``), a card game's deck letters (its ``index_letters`` option); None
+    otherwise."""
+    if kind == "dominoes":
+        return domino_set_name(rules)
+    if kind == "cards":
+        return LETTER_SETS_BY_PRINT.get(str(rules.options.get("index_letters")))
+    return None
+
+
 def get_recogniser(kind: str) -> Any:
     """The recogniser for ``kind``; tests and benchmarks may set ``RECOGNISER_FACTORY``."""
     factory: Callable[[str], Any] | None = current_app.config.get("RECOGNISER_FACTORY")
@@ -289,8 +302,8 @@ def get_recogniser(kind: str) -> Any:
 def recognise(kind: str, photo: CheckedPhoto, set_name: str | None = None) -> dict[str, Any]:
     """Run the shared recogniser on the photo's bytes (it applies EXIF orientation itself).
 
-    ``set_name`` (dominoes only) limits the labels to the game's set where the recogniser
-    can; a set it does not know means reading with no set, never an error for the player.
+    ``set_name`` (``set_name_of``) reads for the game's set where the recogniser can; a set
+    it does not know means reading with no set, never an error for the player.
     """
     queue: workers.RecognitionQueue | None = current_app.extensions.get(workers.EXTENSION_KEY)
     if queue is not None:  # MELDCAM_REDIS_URL: read by a `meldcam worker`

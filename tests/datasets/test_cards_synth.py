@@ -131,6 +131,27 @@ def test_overlapped_row_hides_bottom_right_indices_and_apart_shows_both():
     assert [sorted(k.corner for k in c.corners) for c in apart.cards] == [["br", "tl"]] * 4
 
 
+def test_partly_shown_indices_are_kept_apart_from_the_labelled_ones():
+    """Indices 20-90 % visible are a card's ``partial`` ones (never training labels: the
+    scene's corner labels are only the labelled indices); a card showing only such an index
+    and under half its face is ``partly_shown``, not one of the scene's cards."""
+    from datasets.cards_synth import CARD_MIN_VISIBLE, CORNER_PARTLY_SHOWN
+
+    partial = partly_shown = 0
+    for seed in range(10, 22):
+        scene = render_scene(seed, size=(640, 480))
+        labelled = [(c.label, list(k.box)) for c in scene.cards for k in c.corners]
+        assert scene.corner_labels() == labelled
+        for card in scene.cards:
+            assert all(k.visible >= CORNER_MIN_VISIBLE for k in card.corners)
+            assert all(CORNER_PARTLY_SHOWN <= k.visible < CORNER_MIN_VISIBLE for k in card.partial)
+            partial += len(card.partial)
+        for card in scene.partly_shown:
+            assert not card.corners and card.partial and card.visible < CARD_MIN_VISIBLE
+            partly_shown += 1
+    assert partial > 10 and partly_shown > 0
+
+
 def test_face_down_cards_are_not_labelled():
     scene = render_test_layout(["AS", "2S", "3S"], layout="apart", face_down=3)
     assert [card.label for card in scene.cards] == ["AS", "2S", "3S"]

@@ -152,11 +152,43 @@ def test_cards_are_matched_by_any_of_their_corner_indices():
     assert match(pieces, truth) == [True, True, False]
 
 
+def test_card_truth_holds_partly_shown_indices_too():
+    """A reading of a partly shown index is judged by its card's label (as for tiles and
+    dominoes), not counted as a card found where there is none."""
+    from datasets.cards_synth import render_scene
+    from training.calibrate import _card_truth
+
+    scene = next(
+        s for s in (render_scene(seed, size=(640, 480)) for seed in range(10, 40)) if s.partly_shown
+    )
+    truth = _card_truth(scene)
+    for card in (*scene.cards, *scene.partly_shown):
+        boxes = [list(k.box) for k in (*card.corners, *card.partial)]
+        assert ((card.label, boxes) in truth) == bool(boxes)
+
+
 def test_a_renderer_spec_names_a_function_and_a_look():
     render = renderer("training.calibrate:card_scene@5")
     assert callable(render)
     with pytest.raises(AttributeError):
         renderer("training.calibrate:no_such_renderer")
+
+
+def test_a_deck_letters_reader_is_calibrated_on_every_letter_set_it_reads():
+    """``--set pl``: the card letters reader's threshold, on scenes of decks printing each set
+    that reader reads (a family each); no set: the kind's own renderers."""
+    from training.calibrate import DEFAULT_RENDERERS, set_renderers
+    from vision.kinds import CARDS
+
+    read_by_letters_reader = [name for name, _own in CARDS.set_readers]
+    specs = set_renderers("cards", "pl")
+    assert specs == tuple(
+        f"training.calibrate:card_letters_scene@{name}" for name in read_by_letters_reader
+    )
+    default = DEFAULT_RENDERERS["cards"]
+    assert set_renderers("cards", None) == set_renderers("cards", "en") == default
+    image, truth = renderer(specs[0])(3)  # a string argument: the letters
+    assert image.ndim == 3 and truth and all(len(boxes) >= 1 for _label, boxes in truth)
 
 
 def test_calibrate_reads_scenes_and_chooses_the_threshold_of_the_settings_score(stand_in):

@@ -121,7 +121,10 @@ def test_the_shipped_domino_and_card_recipes():
 def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     dominoes, cards = RECIPES["dominoes"], RECIPES["cards"]
     assert dominoes.reader_finetune_sets == ("synth_r5", "synth_r6")
-    assert dominoes.reader_finetune_shipped and not cards.reader_finetune_shipped
+    assert dominoes.reader_finetune_shipped and cards.reader_finetune_shipped
+    assert dominoes.reader_finetune_onnx is None  # d4 replaces d3
+    assert cards.reader_finetune_onnx == "card_reader_letters.onnx"  # beside the English one
     assert "finetune_letters_fr" in cards.reader_finetune_sets
+    assert cards.reader_finetune_leave == "fr"  # French: the letter set never seen
     for recipe in (dominoes, cards):
         assert all(recipe.stages.has_set(folder) for folder in recipe.reader_finetune_sets)

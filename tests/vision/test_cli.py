@@ -149,6 +149,22 @@ def test_eval_synthetic_cards_counts_each_card_once(tmp_path, fake_recogniser, c
     assert "synthetic_test" in capsys.readouterr().out
 
 
+def test_eval_reads_for_a_set_and_refuses_one_the_kind_lacks(tmp_path, capsys):
+    """``eval --set``: the real card models reading for a deck's index letters (here a Polish
+    deck's photo read by the letters reader); a set the kind lacks exits 2 before any model."""
+    from datasets.cards_synth import render_test_layout as render_cards
+
+    scene = render_cards(["AH", "KS", "QD"], layout="apart")
+    cv2.imwrite(str(tmp_path / "cards.jpg"), scene.image)
+    meta = {"domain": "card", "scene": "table", "source": "a/b@1"}
+    meta["pieces"] = [{"label": card.label, "bbox": None} for card in scene.cards]
+    (tmp_path / "cards.json").write_text(json.dumps(meta))
+    assert main(["eval", str(tmp_path), "--kind", "cards", "--set", "pl", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["groups"]["all"]["photos"] == 1
+    assert main(["eval", str(tmp_path), "--kind", "cards", "--set", "double-six"]) == 2
+    assert "unknown cards set 'double-six'" in capsys.readouterr().err
+
+
 def test_eval_dominoes_reports_crops_apart(tmp_path, fake_recogniser, capsys):
     for name, scene, labels in (("table", "table", ["3-4", "0-0"]), ("crop", "crop", ["6-6"])):
         (tmp_path / f"{name}.jpg").write_bytes(b"-")
@@ -208,4 +224,6 @@ def test_recognise_dominoes_with_a_set_keeps_labels_in_the_set(tmp_path, capsys)
 
 def test_a_set_is_refused_for_other_kinds(photo, capsys):
     assert main(["recognise", "--kind", "tiles", "--set", "double-six", str(photo)]) == 2
-    assert "--set is for --kind dominoes" in capsys.readouterr().err
+    assert "--set double-six is not a set of tiles" in capsys.readouterr().err
+    assert main(["recognise", "--kind", "cards", "--set", "double-six", str(photo)]) == 2
+    assert "cards en, pl, de, fr" in capsys.readouterr().err

@@ -16,7 +16,9 @@ MODELS = Path(__file__).resolve().parents[2] / "models"
 def test_each_kind_has_a_model_card(kind: str) -> None:
     settings = KIND_SETTINGS[kind]
     card = (MODELS / f"{kind}.md").read_text(encoding="utf-8")
-    for name in (settings.detector_file, settings.reader_file, settings.train_command):
+    files = [settings.detector_file, settings.reader_file]
+    files += [own.reader_file for _set, own in settings.set_readers]
+    for name in (*files, settings.train_command):
         assert name in card, f"models/{kind}.md does not name {name}"
     for section in ("## Intended use", "## Training data", "## Evaluation", "## Limitations"):
         assert section in card, f"models/{kind}.md has no {section!r}"

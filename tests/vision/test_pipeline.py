@@ -94,6 +94,66 @@ def test_a_set_is_an_argument_and_a_kind_without_sets_refuses_one(stand_in):
         Recogniser(settings, sessions=sessions, set_name="double-six")
 
 
+def test_a_set_with_a_reader_of_its_own_is_read_by_it(stand_in, tmp_path, monkeypatch):
+    """A set named in ``set_readers`` (cards' index letters) is read by its own reader, opened
+    once from the models folder and sharing the detector, with its own sure threshold; the
+    other sets, and no set, by the kind's reader; a missing reader file is a clear error."""
+    import vision.pipeline
+    from vision.errors import RecogniserUnavailable
+    from vision.pipeline import SetReader
+
+    image, settings, sessions = stand_in
+    every = frozenset(settings.heads.vocabulary())
+    own = SetReader("other_reader.onnx", sure_threshold=0.0)
+    lettered = replace(
+        settings,
+        sets=(("plain", every), ("other", every)),
+        set_readers=(("other", own),),
+        sure_threshold=1.01,
+    )
+    other_reader = type(sessions[1])({0: (np.eye(19, dtype=np.float32)[6], np.eye(4)[1])})
+    opened: list[Path] = []
+
+    def open_stand_in(path):
+        opened.append(Path(path))
+        return other_reader
+
+    monkeypatch.setattr(vision.pipeline, "open_session", open_stand_in)
+    recogniser = Recogniser(lettered, models_dir=tmp_path, sessions=sessions)
+    for set_name in (None, "plain"):
+        result = recogniser.recognise(image, channels="bgr", set_name=set_name)
+        assert [p["label"] for p in result["pieces"]] == ["red-5", "blue-9"]
+        assert not any(p["sure"] for p in result["pieces"])
+    with pytest.raises(RecogniserUnavailable, match=r"other_reader\.onnx is missing"):
+        recogniser.recognise(image, channels="bgr", set_name="other")
+    (tmp_path / "other_reader.onnx").write_bytes(b"stand-in")
+    for _ in range(2):
+        result = recogniser.recognise(image, channels="bgr", set_name="other")
+        assert [p["label"] for p in result["pieces"]] == ["orange-7"] * 3
+        assert all(p["sure"] for p in result["pieces"])  # the set reader's own threshold
+        boxes = recogniser.read_boxes(image, [[20, 20, 80, 100]], "bgr", set_name="other")
+        assert [p["label"] for p in boxes] == ["orange-7"]
+    assert opened == [tmp_path / "other_reader.onnx"]  # opened once
+    fixed = Recogniser(lettered, models_dir=tmp_path, sessions=sessions, set_name="other")
+    assert fixed.recognise(image, channels="bgr")["pieces"][0]["label"] == "orange-7"
+
+
+def test_cards_are_read_for_a_decks_index_letters():
+    """Every card is in every letter set; decks with other letters than English have a reader
+    of their own, shipped in the models folder."""
+    from meldcam.vocabulary import INDEX_LETTERS
+    from vision.pipeline import MODELS_DIR
+
+    sets = dict(CARDS.sets)
+    assert tuple(sets) == tuple(INDEX_LETTERS)
+    assert all(labels == frozenset(CARDS.heads.vocabulary()) for labels in sets.values())
+    readers = dict(CARDS.set_readers)
+    assert set(readers) == set(INDEX_LETTERS) - {"en"}
+    for own in readers.values():
+        assert (MODELS_DIR / own.reader_file).is_file()
+        assert 0.0 <= own.sure_threshold <= 1.01
+
+
 def test_read_boxes_reads_every_box_with_a_sure_flag(stand_in):
     image, settings, sessions = stand_in
     boxes = [[20, 20, 80, 100], [260, 20, 320, 100]]

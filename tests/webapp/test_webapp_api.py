@@ -175,8 +175,8 @@ def test_recognise_bad_image_error_from_the_recogniser_is_400(app: Flask, client
 
 
 class SetAwareReader:
-    """A stand-in for the domino reader: records the keyword arguments of every call; refuses
-    the sets in ``unknown`` as ``vision.errors.UnknownSet`` does."""
+    """A stand-in for the domino or card reader: records the keyword arguments of every call;
+    refuses the sets in ``unknown`` as ``vision.errors.UnknownSet`` does."""
 
     def __init__(self, unknown: tuple[str | None, ...] = ()) -> None:
         self.calls: list[dict[str, Any]] = []
@@ -193,28 +193,37 @@ class SetAwareReader:
 
 
 @pytest.mark.parametrize(
-    ("game", "options", "expected"),
+    ("game", "options", "kind", "expected"),
     [
-        ("remino", {"set": "double-nine"}, "double-nine"),
-        ("remino", {}, "double-nine"),
-        ("remino", {"set": "2x-double-six"}, "double-six"),
-        ("remino", {"set": "double-twelve"}, "double-twelve"),
-        ("domino-gin", {}, "double-six"),
-        ("domino-gin", {"set": "double-nine"}, "double-nine"),
+        ("remino", {"set": "double-nine"}, "dominoes", "double-nine"),
+        ("remino", {}, "dominoes", "double-nine"),
+        ("remino", {"set": "2x-double-six"}, "dominoes", "double-six"),
+        ("remino", {"set": "double-twelve"}, "dominoes", "double-twelve"),
+        ("domino-gin", {}, "dominoes", "double-six"),
+        ("domino-gin", {"set": "double-nine"}, "dominoes", "double-nine"),
+        ("gin", {}, "cards", "en"),  # the deck's index letters
+        ("gin", {"index_letters": "WDKA"}, "cards", "pl"),
+        ("gin", {"index_letters": "VDRA"}, "cards", "fr"),
     ],
 )
-def test_dominoes_are_read_for_the_games_set(
-    app: Flask, client: FlaskClient, make_game, game: str, options: dict[str, Any], expected: str
+def test_pieces_are_read_for_the_games_set(
+    app: Flask,
+    client: FlaskClient,
+    make_game,
+    game: str,
+    options: dict[str, Any],
+    kind: str,
+    expected: str,
 ):
     reader = SetAwareReader()
     app.config["RECOGNISER_FACTORY"] = lambda kind: reader
     made = make_game(game, options=options)
     headers = {"X-Edit-Token": made["edit_token"]}
-    fields = {"kind": "dominoes", "game": made["id"], "photo": (io.BytesIO(jpeg_bytes()), "p.jpg")}
+    fields = {"kind": kind, "game": made["id"], "photo": (io.BytesIO(jpeg_bytes()), "p.jpg")}
     response = client.post("/api/recognise", data=fields, headers=headers)
     assert response.status_code == 200, response.json
     assert response.json["pieces"][0]["label"] == "3-8"
-    viewer = upload(client, jpeg_bytes(), kind="dominoes", game=made["id"])  # read link only
+    viewer = upload(client, jpeg_bytes(), kind=kind, game=made["id"])  # read link only
     assert viewer.status_code == 200
     assert reader.calls == [{"set_name": expected}] * 2
 
@@ -227,13 +236,14 @@ def test_dominoes_without_a_game_are_read_with_no_set(app: Flask, client: FlaskC
     assert reader.calls == [{}]
 
 
-def test_only_dominoes_get_a_set(app: Flask, client: FlaskClient, make_game, recognisers):
-    """Tiles and cards never get ``set_name``, even from a reader that would take it; a domino
-    reader that does not take it (the plain stand-in) still reads a domino game's photo."""
+def test_tiles_get_no_set(app: Flask, client: FlaskClient, make_game, recognisers):
+    """Tiles never get ``set_name``, nor do a domino game's cards, even from a reader that would
+    take it; a domino reader that does not take it (the plain stand-in) still reads a domino
+    game's photo."""
     plain_factory = app.config["RECOGNISER_FACTORY"]
     reader = SetAwareReader()
     app.config["RECOGNISER_FACTORY"] = lambda kind: reader
-    for game, kind in (("rummikub", "tiles"), ("gin", "cards"), ("remino", "tiles")):
+    for game, kind in (("rummikub", "tiles"), ("remino", "cards"), ("remino", "tiles")):
         made = make_game(game)
         assert upload(client, jpeg_bytes(), kind=kind, game=made["id"]).status_code == 200
     assert reader.calls == [{}] * 3

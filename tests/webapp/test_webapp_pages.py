@@ -167,6 +167,22 @@ def test_new_game_form_reads_bool_and_empty_options(form_game, client: FlaskClie
     assert "opening" not in state["options"]  # empty: the game derives it
 
 
+def test_a_gin_deck_is_picked_by_the_letters_it_prints(form_game, client: FlaskClient):
+    """The new-game page offers a Gin deck's index letters (what the photo reader reads); the
+    game keeps the pick, and a deck printing none of them is refused."""
+    page = client.get("/?lang=pl").get_data(as_text=True)
+    assert 'name="opt-gin-index_letters"' in page
+    assert all(f'value="{letters}"' in page for letters in ("JQKA", "WDKA", "BDKA", "VDRA"))
+    assert "waletach" in page  # the help in Polish, the choices as the deck prints them
+    game_id = form_game(client, game="gin", **{"opt-gin-index_letters": "WDKA"})
+    assert client.get(f"/api/games/{game_id}").json["options"]["index_letters"] == "WDKA"
+    bad = client.post(
+        "/api/games",
+        json={"game": "gin", "players": ["Ana", "Ben"]} | {"options": {"index_letters": "XYZA"}},
+    )
+    assert bad.status_code == 400 and "XYZA" in bad.json["error"]
+
+
 # ---- game page, hands by form ---------------------------------------------------------------
 
 
