@@ -318,7 +318,9 @@ class Recogniser:
     def _detect_and_read(self, bgr: np.ndarray) -> list[Reading]:
         s = self.settings
         p = s.passes
-        detections = self.passes.detect(bgr, p.score, p.iou, p.zoom_out, p.tile_side)
+        detections = self.passes.detect(
+            bgr, p.score, p.iou, p.zoom_out, p.tile_side, p.tile_overlap
+        )
         if s.drop_boxes is not None:
             detections = s.drop_boxes(detections, bgr.shape[:2])
         h, w = bgr.shape[:2]

@@ -6,6 +6,7 @@ full-resolution photo, as is and turned half a turn (averaged), with more looks 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -48,6 +49,7 @@ class DetectorPasses:
         iou: float = 0.6,
         zoom_out: float | None = None,
         tile_side: int | None = None,
+        tile_overlap: float = 0.25,
     ) -> list[Detection]:
         """Boxes in ``bgr``, from the whole photo and optionally two more passes, merged by
         non-maximum suppression:
@@ -57,12 +59,14 @@ class DetectorPasses:
         - ``tile_side`` (e.g. 1600): overlapping detector-sized tiles of the photo at its own
           pixels, at most ``tile_side`` on the long side (small pieces, such as a card's corner
           index on a table photo, are a few pixels when the whole photo is shrunk to the
-          detector's input, and the size the detector learned in a tile)."""
+          detector's input, and the size the detector learned in a tile), overlapping by at
+          least ``tile_overlap`` of a tile (a piece no taller or wider than that is whole in
+          one of them)."""
         detections = self.detector.detect(bgr, conf=conf, iou=iou)
         if zoom_out is not None:
             detections += self._zoomed_out(bgr, conf, iou, zoom_out)
         if tile_side is not None:
-            detections += self._tiled(bgr, conf, iou, tile_side)
+            detections += self._tiled(bgr, conf, iou, tile_side, tile_overlap)
         if zoom_out is None and tile_side is None:
             return detections
         return suppress_overlaps(detections, conf, iou)
@@ -85,7 +89,7 @@ class DetectorPasses:
                 found.append(Detection(box, d.score, d.cls, moved_rotated(d.rotated, -left, -top)))
         return found
 
-    def _tiled(self, bgr: np.ndarray, conf: float, iou: float, tile_side: int):
+    def _tiled(self, bgr: np.ndarray, conf: float, iou: float, tile_side: int, overlap: float):
         h, w = bgr.shape[:2]
         scale = min(1.0, tile_side / max(h, w))
         image = bgr
@@ -97,13 +101,13 @@ class DetectorPasses:
         if max(height, width) <= tile:  # the whole-photo pass already saw it at this size
             return []
         found = []
-        for y in tile_starts(height, tile):
-            for x in tile_starts(width, tile):
+        for y in tile_starts(height, tile, overlap):
+            for x in tile_starts(width, tile, overlap):
                 part = image[y : y + tile, x : x + tile]
                 for d in self.detector.detect(part, conf=conf, iou=iou):
                     x1, y1, x2, y2 = d.box
                     # A box cut by a tile's inner edge is a piece seen in part: the
-                    # neighbouring tile (they overlap by a quarter) sees it whole.
+                    # neighbouring tile (they overlap) sees it whole.
                     cut = (
                         (x1 <= 1 and x > 0)
                         or (y1 <= 1 and y > 0)
@@ -131,6 +135,7 @@ class Passes:
     iou: float = 0.6
     zoom_out: float | None = None
     tile_side: int | None = None
+    tile_overlap: float = 0.25  # of a tile: at least this shared by neighbouring tiles
 
 
 @dataclass(frozen=True)
@@ -297,13 +302,14 @@ def _shared(a, b) -> float:
     return w * h / max(smaller, 1e-9)
 
 
-def tile_starts(length: int, tile: int) -> list[int]:
-    """Starts of tiles of ``tile`` px covering ``length`` px, overlapping by at least a quarter."""
+def tile_starts(length: int, tile: int, overlap: float = 0.25) -> list[int]:
+    """Starts of the fewest tiles of ``tile`` px covering ``length`` px and overlapping by at
+    least ``overlap`` of a tile, spread evenly (every overlap alike)."""
     if length <= tile:
         return [0]
-    step = tile * 3 // 4
-    starts = list(range(0, length - tile, step))
-    return [*starts, length - tile]
+    step = tile - math.ceil(tile * overlap)
+    gaps = math.ceil((length - tile) / step)
+    return [round(i * (length - tile) / gaps) for i in range(gaps + 1)]
 
 
 def moved_rotated(rotated, dx: float, dy: float, scale: float = 1.0):

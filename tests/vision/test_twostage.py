@@ -12,14 +12,20 @@ from vision.detector import Detection
 from vision.twostage import Looks, read_boxes, tile_starts
 
 
-@pytest.mark.parametrize("length", [640, 641, 1000, 1067, 1600, 2399])
-def test_tiles_cover_the_photo_and_overlap_by_a_quarter(length):
+@pytest.mark.parametrize("overlap", [0.25, 0.125])
+@pytest.mark.parametrize("length", [640, 641, 1000, 1067, 1200, 1600, 2399])
+def test_tiles_cover_the_photo_and_overlap_by_at_least_the_share_asked(length, overlap):
     tile = 640
-    starts = tile_starts(length, tile)
+    starts = tile_starts(length, tile, overlap)
     assert starts[0] == 0
     assert starts[-1] + tile == max(length, tile)
     for a, b in itertools.pairwise(starts):
-        assert a + tile - b >= tile // 4  # a piece up to a quarter tile long lies whole in one
+        assert a + tile - b >= tile * overlap  # a piece that long lies whole in one tile
+
+
+def test_a_smaller_overlap_takes_fewer_tiles():
+    assert len(tile_starts(1200, 640)) == 3 and len(tile_starts(1200, 640, 0.125)) == 2
+    assert tile_starts(1600, 640) == [0, 480, 960]  # a quarter by default
 
 
 def test_a_photo_smaller_than_a_tile_is_one_tile():
