@@ -58,7 +58,9 @@ def register(subparsers) -> None:
     calibrate.add_argument("folder", nargs="?", type=Path, metavar="FOLDER")
     calibrate.add_argument("--kind", choices=KINDS, default="tiles", help="piece kind")
     calibrate.add_argument(
-        "--scenes", type=int, help="scenes to render (default: tiles 150, dominoes 500, cards 400)"
+        "--scenes",
+        type=int,
+        help="scenes to render (default: tiles 600, dominoes 1500, cards 2000)",
     )
     calibrate.add_argument("--seed", type=int, help="base seed (default 20261201)")
     calibrate.add_argument(
