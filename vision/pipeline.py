@@ -281,8 +281,9 @@ class Recogniser:
         started = time.perf_counter()
         set_name = set_name or self.set_name
         allowed = self._check_set(set_name)
-        if self.for_set(set_name) is not self:
-            return self.for_set(set_name).recognise(image, channels, set_name)
+        set_recogniser = self.for_set(set_name)
+        if set_recogniser is not self:
+            return set_recogniser.recognise(image, channels, set_name)
         loaded = load_image(image, channels)
         s = self.settings
         pieces = self._pieces(self._detect_and_read(loaded.bgr), allowed, loaded)
@@ -304,8 +305,9 @@ class Recogniser:
         the detector and every filter (detector score 1)."""
         set_name = set_name or self.set_name
         allowed = self._check_set(set_name)
-        if self.for_set(set_name) is not self:
-            return self.for_set(set_name).read_boxes(image, boxes, channels, set_name)
+        set_recogniser = self.for_set(set_name)
+        if set_recogniser is not self:
+            return set_recogniser.read_boxes(image, boxes, channels, set_name)
         loaded = load_image(image, channels)
         detections = [
             Detection(tuple(float(v) / loaded.scale for v in box), 1.0, 0) for box in boxes
