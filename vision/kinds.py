@@ -119,7 +119,8 @@ CARDS = KindSettings(
     drop_boxes=cards.drop_enclosing,
     # The deck's index letters (a game option; none given: read as "en"). Decks printing other
     # letters are read by a reader fine-tuned on them (models/cards.md, "Index letters"), sure
-    # by its own threshold: `meldcam calibrate --kind cards --set pl`.
+    # by its own threshold: `meldcam calibrate --kind cards --set pl --scenes 900` certified none
+    # of its letter sets, so none of its readings is sure.
     sets=cards.letter_sets(),
     set_readers=tuple(
         (name, SetReader(cards.LETTERS_READER, sure_threshold=1.01))
