@@ -2,13 +2,15 @@
 (``datasets.cards_synth``: look 5 with the courts' and ace's letters of one deck language,
 Polish W D K A, German B D K A, French V D R A or English, and a fifth of the decks with dark
 faces), one folder of scenes per letter set, read twice: with no deck letters given (the
-English reader) and with the deck's letters given (the game option ``index_letters``, which
-picks the letters reader for a deck that is not English).
+English reader, "en") and with the deck's letters given (the game option ``index_letters``,
+which picks the letters reader for a deck that is not English: "letters").
 
 ``python -m benchmarks.cards_letters [--scenes 30] [--work datasets/generated/cards_letters]
-[--models DIR]`` renders the scenes (seed 20261202 + the set's place; kept between runs) and
-prints ``meldcam eval --synthetic``'s figures per set and reading (models/cards.md, "Index
-letters").
+[--models DIR] [--letters en,pl] [--dark]`` renders the scenes (seed 20261202 + the set's place;
+kept between runs) and prints ``meldcam eval --synthetic``'s figures per set and reading
+(models/cards.md, "Index letters"). ``--dark``: the same scenes with every deck's face dark, in
+light inks (a deck style the English reader never saw, the letters reader in a fifth of its
+look-6 decks).
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from pathlib import Path
 from meldcam.vocabulary import INDEX_LETTERS
 from training.evaluate import SYNTHETIC_GROUP, evaluate_synthetic
 from training.offline import GENERATED
-from training.train_pieces import LETTERS_RENDERER
+from training.train_pieces import LETTERS_RENDERER, render_cards_dark
 from training.train_tiles import generate
+from vision.kinds import CARDS
 from vision.pipeline import MODELS_DIR, Recogniser
 
 SEED = 20261202
+DARK_RENDERER = f"{render_cards_dark.__module__}:{render_cards_dark.__name__}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--letters", default=",".join(INDEX_LETTERS), help="the letter sets, e.g. pl,fr"
     )
+    parser.add_argument("--dark", action="store_true", help="every deck's face dark")
     args = parser.parse_args(argv)
     english = Recogniser("cards", args.models)
     print(
@@ -43,12 +48,14 @@ def main(argv: list[str] | None = None) -> int:
     for place, letters in enumerate(INDEX_LETTERS):
         if letters not in args.letters.split(","):
             continue
-        folder = args.work / letters
-        renderer = f"{LETTERS_RENDERER}@{letters}"
+        folder = args.work / (f"{letters}_dark" if args.dark else letters)
+        renderer = f"{DARK_RENDERER if args.dark else LETTERS_RENDERER}@{letters}"
         generate(folder, 0, args.scenes, SEED + place, name="scenes", renderer=renderer, quiet=True)
         readings = {"en": english}
-        if letters != "en":
-            readings[letters] = Recogniser("cards", args.models, set_name=letters)
+        if letters != "en" or args.dark:  # dark English decks: the letters reader saw some
+            letters_set = next(name for name, _own in CARDS.set_readers)
+            reading_set = letters if letters != "en" else letters_set
+            readings["letters"] = Recogniser("cards", args.models, set_name=reading_set)
         for read_as, recogniser in readings.items():
             score = evaluate_synthetic(folder / "scenes" / "val", "cards", recogniser)
             g = score["groups"][SYNTHETIC_GROUP]

@@ -248,7 +248,10 @@ FINE_BACKS = ("fine_lattice", "fine_rings", "fine_checks")
 
 
 def random_style(
-    rng: np.random.Generator, look: int = 1, letter_sets: tuple[str, ...] = tuple(INDEX_LETTERS)
+    rng: np.random.Generator,
+    look: int = 1,
+    letter_sets: tuple[str, ...] = tuple(INDEX_LETTERS),
+    dark_faces: bool = False,
 ) -> DeckStyle:
     """One deck's printing. ``look=2``: more rank fonts and jittered lettering (the draws of
     look 1 are unchanged, so its seeds render as before); ``look=3``: look 2, and half the
@@ -257,7 +260,7 @@ def random_style(
     look 4, and most decks' backs printed as real decks' are (coloured diamonds between white
     lines); ``look=6``: look 5, the index letters of a deck language drawn from ``letter_sets``
     (Polish W D K A, German B D K A, French V D R A, English), and a fifth of the decks with
-    dark faces and light inks."""
+    dark faces and light inks (every deck with ``dark_faces``: a deck style measured apart)."""
     red = (int(rng.uniform(170, 225)), int(rng.uniform(10, 45)), int(rng.uniform(25, 60)))
     black = tuple(int(v) for v in rng.uniform(10, 45, 3))
     if rng.random() < 0.2:  # four-colour deck: clubs green, diamonds blue (or orange)
@@ -325,7 +328,7 @@ def random_style(
         # one uniform draw whatever the number of sets: a scene drawn from some sets re-renders
         # from all of them to the same cards (only the letters differ)
         lettering["index_letters"] = letter_sets[int(rng.random() * len(letter_sets))]
-        if rng.random() < 0.2:
+        if rng.random() < 0.2 or dark_faces:
             lettering |= _dark_face(rng)
     return replace(style, **lettering) if lettering else style
 
@@ -977,12 +980,14 @@ def render_scene(
     size: tuple[int, int] | None = None,
     look: int = 1,
     letter_sets: tuple[str, ...] = tuple(INDEX_LETTERS),
+    dark_faces: bool = False,
 ) -> CardScene:
     """A BGR photo of cards on a table and its labels, all from one seed. ``look=2``: decks
     printed in more fonts with jittered lettering; ``look=3``: and flat-topped 3s;
     ``look=4``: pips near the indices, busy court art, fine backs (``random_style``);
     ``look=5``: look 4 with real decks' diamond backs and hands lying face down; ``look=6``:
-    look 5 with decks in other languages' index letters (from ``letter_sets``) and dark faces."""
+    look 5 with decks in other languages' index letters (from ``letter_sets``) and dark faces
+    (every deck's with ``dark_faces``)."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
@@ -990,7 +995,10 @@ def render_scene(
     pad = int(0.15 * max(w, h))  # draw larger, then crop: cards may leave the photo
     big_w, big_h = w + 2 * pad, h + 2 * pad
     canvas = background(rng, big_h, big_w)
-    styles = [random_style(rng, look, letter_sets) for _ in range(2 if rng.random() < 0.15 else 1)]
+    styles = [
+        random_style(rng, look, letter_sets, dark_faces)
+        for _ in range(2 if rng.random() < 0.15 else 1)
+    ]
     card_w = int(rng.uniform(0.065, 0.17) * max(w, h))
     deck = shuffled_deck(rng, decks=1 if rng.random() < 0.6 else 2, jokers=int(rng.integers(0, 5)))
     items = _scene_layout(rng, deck, w, h, card_w, styles[0].aspect, face_down_hands=look >= 5)

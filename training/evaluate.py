@@ -287,15 +287,19 @@ def rendered_card_scene(scene: SyntheticScene):
     The scene file keeps its seed, not its look: each look is re-rendered until one gives the
     stored corners (look 1 first, the detector's scenes; then the reader's looks 2-6, look 6 with
     every index letter set, then with each set alone: the letters' widths move the indices, and
-    with them which corners show whole)."""
+    with them which corners show whole; then look 6 with every deck's face dark)."""
     from datasets.cards_synth import render_scene
     from meldcam.vocabulary import INDEX_LETTERS
 
     stored = Counter(label for label, _box in scene.pieces)
     every = tuple(INDEX_LETTERS)
-    tries = [(look, every) for look in (1, 2, 3, 4, 5, 6)] + [(6, (s,)) for s in every]
-    for look, letter_sets in tries:
-        rendered = render_scene(scene.seed, look=look, letter_sets=letter_sets)
+    tries = [(look, every, False) for look in (1, 2, 3, 4, 5, 6)]
+    tries += [(6, (s,), False) for s in every]
+    tries += [(6, every, True)] + [(6, (s,), True) for s in every]
+    for look, letter_sets, dark_faces in tries:
+        rendered = render_scene(
+            scene.seed, look=look, letter_sets=letter_sets, dark_faces=dark_faces
+        )
         height, width = rendered.image.shape[:2]
         corners = Counter(label for label, _box in rendered.corner_labels())
         if (width, height) == tuple(scene.size) and corners == stored:

@@ -167,6 +167,17 @@ def render_cards_letters(seed: int, letter_sets: str = ""):
     return scene.image, scene.corner_labels()
 
 
+def render_cards_dark(seed: int, letter_sets: str = ""):
+    """``render_cards_letters`` with every deck's face dark (light inks): a deck style no
+    training set is made of, measured apart (``benchmarks.cards_letters --dark``)."""
+    from datasets.cards_synth import render_scene
+    from meldcam.vocabulary import INDEX_LETTERS
+
+    sets = tuple(letter_sets.split(",")) if letter_sets else tuple(INDEX_LETTERS)
+    scene = render_scene(seed, look=6, letter_sets=sets, dark_faces=True)
+    return scene.image, scene.corner_labels()
+
+
 @dataclass(frozen=True)
 class KindRecipe:
     """One kind's models (names, sizes, the reader's hard negatives) and what trains them."""

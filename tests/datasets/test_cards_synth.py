@@ -152,6 +152,21 @@ def test_partly_shown_indices_are_kept_apart_from_the_labelled_ones():
     assert partial > 10 and partly_shown > 0
 
 
+def test_dark_faces_darken_every_deck_and_change_nothing_else():
+    """``dark_faces`` (a deck style measured apart): every look-6 deck dark in light inks; a
+    deck the plain draw made dark is the same deck."""
+    plain_dark = 0
+    for seed in range(40):
+        plain = random_style(np.random.default_rng(seed), look=6)
+        darkened = random_style(np.random.default_rng(seed), look=6, dark_faces=True)
+        assert max(darkened.stock) <= 45 and min(darkened.inks[0]) >= 215
+        assert darkened.index_letters == plain.index_letters
+        if max(plain.stock) <= 45:
+            assert darkened == plain
+            plain_dark += 1
+    assert 0 < plain_dark < 20  # about a fifth of plain look-6 decks
+
+
 def test_face_down_cards_are_not_labelled():
     scene = render_test_layout(["AS", "2S", "3S"], layout="apart", face_down=3)
     assert [card.label for card in scene.cards] == ["AS", "2S", "3S"]

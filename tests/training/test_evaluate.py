@@ -190,15 +190,19 @@ def card_scene(monkeypatch):
     return scene
 
 
-def _render_only(monkeypatch, scene, given_look: int, given_letters=None) -> None:
+def _render_only(
+    monkeypatch, scene, given_look: int, given_letters=None, given_dark: bool = False
+) -> None:
     """``render_scene`` replaced: seed 5 in ``given_look`` (and with only ``given_letters`` as
-    the index letter sets, when given) gives ``scene``, other looks none."""
+    the index letter sets, when given; with dark faces only, when ``given_dark``) gives
+    ``scene``, other looks none."""
     empty = cards_synth.CardScene(np.zeros((600, 800, 3), np.uint8), (), ())
 
-    def render_scene(seed, size=None, look=1, letter_sets=None):
+    def render_scene(seed, size=None, look=1, letter_sets=None, dark_faces=False):
         assert seed == 5 and size is None
         letters_match = given_letters is None or letter_sets == given_letters
-        return scene if look == given_look and letters_match else empty
+        match = look == given_look and letters_match and dark_faces == given_dark
+        return scene if match else empty
 
     monkeypatch.setattr(cards_synth, "render_scene", render_scene)
 
@@ -216,12 +220,17 @@ def test_cards_truth_is_each_card_with_a_corner_once(tmp_path, card_scene):
     assert report["not_exact"][SYNTHETIC_GROUP] == ["00001: read ['7H'] instead of -"]
 
 
-@pytest.mark.parametrize(("look", "letters"), [(2, None), (5, None), (6, None), (6, ("de",))])
-def test_cards_truth_finds_a_reader_look_scene(tmp_path, card_scene, monkeypatch, look, letters):
+@pytest.mark.parametrize(
+    ("look", "letters", "dark"),
+    [(2, None, False), (5, None, False), (6, None, False), (6, ("de",), False), (6, None, True)],
+)
+def test_cards_truth_finds_a_reader_look_scene(
+    tmp_path, card_scene, monkeypatch, look, letters, dark
+):
     """The reader's scenes (``look=2``: more fonts; up to 5: real backs; 6: other languages'
-    letters, from every set or one) keep only their seed: re-rendered as look 1 they differ,
-    so the truth comes from their own look."""
-    _render_only(monkeypatch, card_scene, given_look=look, given_letters=letters)
+    letters, from every set or one, and with every deck's face dark) keep only their seed:
+    re-rendered as look 1 they differ, so the truth comes from their own look."""
+    _render_only(monkeypatch, card_scene, given_look=look, given_letters=letters, given_dark=dark)
     stored = [label for label, _box in card_scene.corner_labels()]
     write_generated(tmp_path, "00000", stored, seed=5)
     report = evaluate_synthetic(tmp_path, "cards", FakeRecogniser({"00000": ["7H", "KS", "7H"]}))
