@@ -10,8 +10,9 @@ model files, not a new module.
 2. **Detect** (``DetectorPasses``): the whole photo, optionally zoomed out and in tiles, merged
    by NMS (``KindSettings.passes``); then the kind's own box filter, if any (``drop_boxes``).
 3. **Read** (``vision.twostage.read_boxes``): a crop cut square to each box, read as is and
-   turned half a turn (averaged), with the kind's extra ``looks``. A photo shaped like one
-   piece may also be read whole (``whole_photo``).
+   turned half a turn (averaged), with the kind's extra ``looks``; by the set's own reader
+   where the set has one (``set_readers``: a card deck printing other index letters). A photo
+   shaped like one piece may also be read whole (``whole_photo``).
 4. **Label**: a reading whose "none" class is at least ``none_drop`` is dropped; the labels are
    ranked from the two heads (``Heads.rank``); a reading whose best label (among the whole
    vocabulary, before a set limits it) has probability x detector score^(1/4) under
