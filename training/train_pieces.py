@@ -824,7 +824,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reader: {args.out / recipe.reader_onnx} ({len(nets)} members)")
     if args.stage == "reader-finetune" or (args.stage == "all" and recipe.reader_finetune_shipped):
         leave = recipe.reader_finetune_leave if args.leave_letters is None else args.leave_letters
-        finetune_reader(recipe, work, args.out, args.seed, leave.replace("none", ""), args.smoke)
+        leave = "" if leave == "none" else leave
+        finetune_reader(recipe, work, args.out, args.seed, leave, args.smoke)
     print(f"train_pieces {args.kind}: done in {time.time() - started:.0f} s")
     return 0
 
