@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dark", action="store_true", help="every deck's face dark")
     args = parser.parse_args(argv)
     english = Recogniser("cards", args.models)
+    # the letters reader, sharing the English reader's detector (any set it reads will do)
+    letters_reader = english.for_set(next(name for name, _own in CARDS.set_readers))
     print(
         f"{'letters':<8}{'read as':<9}{'n':>4}{'precision':>11}{'recall':>8}{'F1':>8}"
         f"{'exact':>7}{'sure':>8}{'sure precision':>16}"
@@ -53,9 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         generate(folder, 0, args.scenes, SEED + place, name="scenes", renderer=renderer, quiet=True)
         readings = {"en": english}
         if letters != "en" or args.dark:  # dark English decks: the letters reader saw some
-            letters_set = next(name for name, _own in CARDS.set_readers)
-            reading_set = letters if letters != "en" else letters_set
-            readings["letters"] = Recogniser("cards", args.models, set_name=reading_set)
+            readings["letters"] = letters_reader
         for read_as, recogniser in readings.items():
             score = evaluate_synthetic(folder / "scenes" / "val", "cards", recogniser)
             g = score["groups"][SYNTHETIC_GROUP]

@@ -74,6 +74,13 @@ def printed_letters(letter_set: str) -> str:
 # The letter set of each printing a player may pick: "WDKA" -> "pl".
 LETTER_SETS_BY_PRINT: dict[str, str] = {printed_letters(name): name for name in INDEX_LETTERS}
 
+# The sets a photo of each kind may be read for (``set_name``): a domino set, a card deck's
+# index letters; tiles have none.
+PHOTO_SETS: dict[str, tuple[str, ...]] = {
+    "dominoes": tuple(DOMINO_SET_TOPS),
+    "cards": tuple(INDEX_LETTERS),
+}
+
 
 # --- piece kinds -------------------------------------------------------------------------------
 

@@ -151,7 +151,7 @@ def render_cards_backs(seed: int):
     return scene.image, scene.corner_labels()
 
 
-def render_cards_letters(seed: int, letter_sets: str = ""):
+def render_cards_letters(seed: int, letter_sets: str = "", dark_faces: bool = False):
     """Look 5 with decks in other languages' index letters and dark faces (``look=6``);
     ``letter_sets`` ("pl,de", as a renderer's ``@ARG``) limits the languages drawn, for a
     leave-one-letter-set-out measurement (default: every set of ``INDEX_LETTERS``). Not yet in
@@ -163,19 +163,14 @@ def render_cards_letters(seed: int, letter_sets: str = ""):
     unknown = set(sets) - set(INDEX_LETTERS)
     if unknown:
         raise ValueError(f"unknown index letter sets: {', '.join(sorted(unknown))}")
-    scene = render_scene(seed, look=6, letter_sets=sets)
+    scene = render_scene(seed, look=6, letter_sets=sets, dark_faces=dark_faces)
     return scene.image, scene.corner_labels()
 
 
 def render_cards_dark(seed: int, letter_sets: str = ""):
     """``render_cards_letters`` with every deck's face dark (light inks): a deck style no
     training set is made of, measured apart (``benchmarks.cards_letters --dark``)."""
-    from datasets.cards_synth import render_scene
-    from meldcam.vocabulary import INDEX_LETTERS
-
-    sets = tuple(letter_sets.split(",")) if letter_sets else tuple(INDEX_LETTERS)
-    scene = render_scene(seed, look=6, letter_sets=sets, dark_faces=True)
-    return scene.image, scene.corner_labels()
+    return render_cards_letters(seed, letter_sets, dark_faces=True)
 
 
 @dataclass(frozen=True)

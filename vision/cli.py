@@ -15,15 +15,9 @@ import json
 import sys
 from pathlib import Path
 
-from meldcam.vocabulary import DOMINO_SET_TOPS, INDEX_LETTERS, KINDS
+from meldcam.vocabulary import KINDS, PHOTO_SETS
 from vision.api import get_recogniser
 from vision.errors import ImageError, RecogniserUnavailable
-
-# ``--set``: a domino set, or a card deck's index letters (the recognisers' ``sets``)
-SETS_BY_KIND: dict[str, tuple[str, ...]] = {
-    "dominoes": tuple(DOMINO_SET_TOPS),
-    "cards": tuple(INDEX_LETTERS),
-}
 
 COLOURS_BGR = {
     "red": (40, 40, 220),
@@ -51,7 +45,7 @@ def register(subparsers) -> None:
     recognise.add_argument(
         "--set",
         dest="set_name",
-        choices=tuple(SETS_BY_KIND["dominoes"] + SETS_BY_KIND["cards"]),
+        choices=tuple(name for names in PHOTO_SETS.values() for name in names),
         help="dominoes: the set on the table (labels limited to it; default: halves 0-12); "
         "cards: the deck's index letters (default: en, J Q K A)",
     )
@@ -67,10 +61,10 @@ def run_recognise(args: argparse.Namespace) -> int:
         return 2
     options = {}
     if args.set_name:
-        if args.set_name not in SETS_BY_KIND.get(args.kind, ()):
+        if args.set_name not in PHOTO_SETS.get(args.kind, ()):
             print(
                 f"meldcam: --set {args.set_name} is not a set of {args.kind}: dominoes take "
-                f"{', '.join(SETS_BY_KIND['dominoes'])}; cards {', '.join(SETS_BY_KIND['cards'])}",
+                f"{', '.join(PHOTO_SETS['dominoes'])}; cards {', '.join(PHOTO_SETS['cards'])}",
                 file=sys.stderr,
             )
             return 2

@@ -13,12 +13,12 @@ import inspect
 import logging
 from typing import Any
 
+from meldcam.vocabulary import PHOTO_SETS
 from vision.api import get_recogniser
 from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
 
 log = logging.getLogger(__name__)
 
-SET_KINDS = ("dominoes", "cards")  # the kinds read for a game's set
 QUEUE_NAME = "meldcam-recognise"  # the Redis queue that web nodes fill and workers empty
 
 
@@ -36,7 +36,7 @@ def read(recogniser: Any, kind: str, data: bytes, set_name: str | None = None) -
     for the game's set where it can. Raises ImageError for a photo it cannot read, and
     UnknownSet if even the reading with no set failed."""
     attempts: list[dict[str, Any]] = [{}]
-    if kind in SET_KINDS and set_name is not None and takes_set_name(recogniser):
+    if kind in PHOTO_SETS and set_name is not None and takes_set_name(recogniser):
         attempts.insert(0, {"set_name": set_name})
     last_error: UnknownSet | None = None
     for arguments in attempts:
