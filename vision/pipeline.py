@@ -9,6 +9,8 @@ model files, not a new module.
    displayed.
 2. **Detect** (``DetectorPasses``): the whole photo, optionally zoomed out and in tiles, merged
    by NMS (``KindSettings.passes``); then the kind's own box filter, if any (``drop_boxes``).
+   With ``faint_boxes``, boxes scored under the threshold (down to a floor) are read too, and
+   kept only when read clearly (step 4).
 3. **Read** (``vision.twostage.read_boxes``): a crop cut square to each box, read as is and
    turned half a turn (averaged), with the kind's extra ``looks``; by the set's own reader
    where the set has one (``set_readers``: a card deck printing other index letters). A photo
@@ -16,7 +18,8 @@ model files, not a new module.
 4. **Label**: a reading whose "none" class is at least ``none_drop`` is dropped; the labels are
    ranked from the two heads (``Heads.rank``); a reading whose best label (among the whole
    vocabulary, before a set limits it) has probability x detector score^(1/4) under
-   ``report_floor`` is not reported. With a set (``set_name``) the label is the most likely one
+   ``report_floor`` is not reported, nor a faint box read less surely than its ``read_floor``.
+   With a set (``set_name``) the label is the most likely one
    the set contains, and its probability stays the one among all labels.
    ``confidence`` = that probability x detector score^(1/4); ``alternatives`` are the next
    ``MAX_ALTERNATIVES`` labels with probability >= ``ALTERNATIVE_FLOOR``.
@@ -141,6 +144,18 @@ class WholePhoto:
         return low <= min(width, height) / max(width, height) <= high
 
 
+@dataclass(frozen=True)
+class FaintBoxes:
+    """Boxes the detector scores under its threshold (``Passes.score``) but at least ``score``
+    are read too, and kept only when the reader is this sure of them: their best label's
+    probability at least ``read_floor`` (and "none" under ``none_drop``). A piece the detector
+    is unsure of (a low, oblique camera; an unusual set) is found when its reading is clear,
+    while the faint boxes on background, which the reader learned as "none", stay dropped."""
+
+    score: float
+    read_floor: float
+
+
 # A piece's sureness score, by name (``KindSettings.sure_score``), from its reading:
 # - "probability": the reported label's probability (before the detector term);
 # - "confidence": the reported confidence, probability x detector score^(1/4);
@@ -188,6 +203,7 @@ class KindSettings:
     # Boxes dropped before reading (detections, (height, width)) -> detections.
     drop_boxes: Callable[[list[Detection], tuple[int, int]], list[Detection]] | None = None
     whole_photo: WholePhoto | None = None
+    faint_boxes: FaintBoxes | None = None
     none_drop: float = 0.5  # a reading whose "none" is at least this is no piece
     report_floor: float = 0.3  # a piece is reported when its best confidence is at least this
     repeat_overlap: float = 0.5  # ``drop_repeats``
@@ -321,9 +337,8 @@ class Recogniser:
     def _detect_and_read(self, bgr: np.ndarray) -> list[Reading]:
         s = self.settings
         p = s.passes
-        detections = self.passes.detect(
-            bgr, p.score, p.iou, p.zoom_out, p.tile_side, p.tile_overlap
-        )
+        score = p.score if s.faint_boxes is None else min(p.score, s.faint_boxes.score)
+        detections = self.passes.detect(bgr, score, p.iou, p.zoom_out, p.tile_side, p.tile_overlap)
         if s.drop_boxes is not None:
             detections = s.drop_boxes(detections, bgr.shape[:2])
         h, w = bgr.shape[:2]
@@ -349,6 +364,9 @@ class Recogniser:
             ranked = s.heads.rank(reading.first, reading.second)
             score = reading.detection.score
             if ranked[0][1] * score**0.25 < s.report_floor and not keep:
+                continue
+            faint = s.faint_boxes
+            if faint and score < s.passes.score and ranked[0][1] < faint.read_floor and not keep:
                 continue
             if allowed is not None:
                 ranked = [item for item in ranked if item[0] in allowed]

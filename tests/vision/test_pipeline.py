@@ -14,7 +14,7 @@ import pytest
 from training.evaluate import LABEL_SHAPES
 from vision.errors import UnknownSet
 from vision.kinds import CARDS, DOMINOES, KIND_SETTINGS, TILES
-from vision.pipeline import SURENESS, Recogniser
+from vision.pipeline import SURENESS, FaintBoxes, Recogniser
 
 VISION = Path(__file__).resolve().parents[2] / "vision"
 
@@ -75,6 +75,22 @@ def test_confidence_alternatives_and_report_floor(stand_in):
     no_none_drop = replace(settings, none_drop=1.01)
     result = Recogniser(no_none_drop, sessions=sessions).recognise(image, channels="bgr")
     assert len(result["pieces"]) == 3
+
+
+def test_faint_boxes_are_kept_only_when_read_clearly(stand_in):
+    image, settings, sessions = stand_in  # boxes of detector score 0.9: red-5 0.999, blue-9 0.8
+    strict = replace(settings, passes=replace(settings.passes, score=0.95))
+    assert Recogniser(strict, sessions=sessions).recognise(image, channels="bgr")["pieces"] == []
+    for read_floor, labels in ((0.9, ["red-5"]), (0.5, ["red-5", "blue-9"]), (1.01, [])):
+        faint = replace(strict, faint_boxes=FaintBoxes(score=0.5, read_floor=read_floor))
+        result = Recogniser(faint, sessions=sessions).recognise(image, channels="bgr")
+        assert [p["label"] for p in result["pieces"]] == labels  # "none" dropped as ever
+    too_faint = replace(strict, faint_boxes=FaintBoxes(score=0.92, read_floor=0.5))
+    assert Recogniser(too_faint, sessions=sessions).recognise(image, channels="bgr")["pieces"] == []
+    # Boxes the detector is sure of do not need the read floor.
+    sure = replace(settings, faint_boxes=FaintBoxes(score=0.5, read_floor=0.99))
+    result = Recogniser(sure, sessions=sessions).recognise(image, channels="bgr")
+    assert [p["label"] for p in result["pieces"]] == ["red-5", "blue-9"]
 
 
 def test_the_sure_score_is_named_by_the_settings(stand_in):
