@@ -8,7 +8,11 @@ as the identity plus the folded bias: scale 1, mean 0, variance ``1 - eps``) giv
 computes exactly what the ONNX file does and trains like any checkpoint. The end-to-end head
 (``one2one_*``, not exported) starts as a copy of the exported head, as ultralytics builds it.
 
-    python -m training.recover models/domino_detector.onnx --out best.pt
+    python -m training.recover models/domino_detector.onnx --out best.pt [--fit-norms PHOTOS]
+
+Fine-tuning trains with batch norms normalising by the batch, which the identity norms do not
+survive (the folded scale is lost): ``fit_norms`` gives them the statistics of a sample of the
+training photos first, so that training starts from the shipped detector.
 """
 
 from __future__ import annotations
@@ -84,6 +88,72 @@ def rebuild(onnx_path: Path):
     return model
 
 
+def _letterboxed(path: Path, size: int) -> np.ndarray:
+    """A photo as the detector's training sees it: RGB, fitted into ``size`` x ``size`` on
+    grey (114), 0-1, CHW."""
+    import cv2
+
+    bgr = cv2.imread(str(path))
+    if bgr is None:
+        raise ValueError(f"{path}: not an image")
+    scale = size / max(bgr.shape[:2])
+    h, w = round(bgr.shape[0] * scale), round(bgr.shape[1] * scale)
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    top, left = (size - h) // 2, (size - w) // 2
+    canvas[top : top + h, left : left + w] = cv2.resize(bgr, (w, h))
+    return canvas[:, :, ::-1].transpose(2, 0, 1).astype(np.float32) / 255.0
+
+
+def fit_norms(model, images: list[Path], size: int, batch: int = 8) -> None:
+    """Give ``rebuild``'s identity batch norms the statistics of ``images`` (a sample of the
+    training photos), so that training starts from the shipped detector: in training mode a
+    batch norm normalises by the batch, which undoes the folded convolution's scale unless
+    its own scale and shift put it back. Each norm's mean and variance become those of its
+    convolution's output on the sample, its scale the standard deviation and its shift the
+    mean plus the folded bias; the model still computes what the ONNX file does (evaluation
+    mode), and nearly so in training mode."""
+    import torch
+    from ultralytics.nn.modules import Conv
+
+    convs = [
+        m
+        for name, m in model.named_modules()
+        if isinstance(m, Conv) and hasattr(m, "bn") and "one2one" not in name
+    ]
+    sums: dict[int, list] = {}
+
+    def collect(index: int):
+        def hook(_module, _inputs, output):
+            values = output.detach().double().transpose(0, 1).reshape(output.shape[1], -1)
+            total = sums.setdefault(index, [0, 0.0, 0.0])
+            total[0] += values.shape[1]
+            total[1] = total[1] + values.sum(1)
+            total[2] = total[2] + (values * values).sum(1)
+
+        return hook
+
+    handles = [conv.conv.register_forward_hook(collect(i)) for i, conv in enumerate(convs)]
+    model.eval()
+    try:
+        with torch.no_grad():
+            for start in range(0, len(images), batch):
+                chunk = [_letterboxed(path, size) for path in images[start : start + batch]]
+                model(torch.from_numpy(np.stack(chunk)))
+    finally:
+        for handle in handles:
+            handle.remove()
+    with torch.no_grad():
+        for index, conv in enumerate(convs):
+            count, total, squares = sums[index]
+            mean = total / count
+            var = (squares / count - mean * mean).clamp(min=0.0)
+            bn = conv.bn
+            bn.running_mean.copy_(mean.float())
+            bn.running_var.copy_(var.float())
+            bn.weight.copy_(torch.sqrt(var + bn.eps).float())
+            bn.bias.add_(mean.float())
+
+
 def save_checkpoint(model, path: Path, source: Path) -> Path:
     """Write ``model`` as an ultralytics checkpoint that ``YOLO(path)`` and training load."""
     import torch
@@ -117,6 +187,35 @@ def raw_output(model, image: np.ndarray) -> np.ndarray:
     finally:
         head.end2end, head.export, head.format = flags
     return (out[0] if isinstance(out, (list, tuple)) else out).numpy()
+
+
+def training_mode_agreement(model, images: list[Path], size: int) -> float:
+    """Correlation of the head's scores with every batch norm in training mode (normalising
+    by the batch of ``images``) and in evaluation mode: how nearly a fine-tune starts from
+    the model it is given (1: exactly)."""
+    import torch
+
+    batch = np.stack([_letterboxed(path, size) for path in images])
+    want = raw_output(model, batch)
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    saved = [(m.running_mean.clone(), m.running_var.clone()) for m in norms]
+    head = model.model[-1]
+    flags = head.end2end, head.export, head.format
+    model.eval()
+    for norm in norms:
+        norm.train()
+    head.end2end, head.export, head.format = False, True, "onnx"
+    try:
+        with torch.no_grad():
+            out = model(torch.from_numpy(batch))
+    finally:
+        head.end2end, head.export, head.format = flags
+        for norm, (mean, var) in zip(norms, saved, strict=True):  # the batch's are not kept
+            norm.eval()
+            norm.running_mean.copy_(mean)
+            norm.running_var.copy_(var)
+    got = (out[0] if isinstance(out, (list, tuple)) else out).numpy()
+    return float(np.corrcoef(got[:, 4:].ravel(), want[:, 4:].ravel())[0, 1])
 
 
 def rebuild_reader(onnx_path: Path, spec):
@@ -172,8 +271,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("onnx", type=Path)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--fit-norms", type=Path, help="a folder of training photos to fit the batch norms to"
+    )
     args = parser.parse_args(argv)
     model = rebuild(args.onnx)
+    if args.fit_norms:
+        photos = sorted(args.fit_norms.glob("*.jpg"))[:32]
+        size = model.args["imgsz"]
+        before = training_mode_agreement(model, photos[:8], size)
+        fit_norms(model, photos, size)
+        after = training_mode_agreement(model, photos[:8], size)
+        print(f"training-mode scores' correlation: identity {before:.3f}, fitted {after:.3f}")
     from vision.detector import open_session
 
     session = open_session(args.onnx)

@@ -104,6 +104,13 @@ def test_the_shipped_domino_and_card_recipes():
         ("detector_r2", 8),
         ("detector_r3", 8),
     ]
+    # the measured, unshipped round on look 6 and its validation scenes, only when asked
+    assert "synth_r4" not in [s.folder for s in cards.sets_made()]
+    asked = cards.with_changes({"detector_r4": 6})
+    assert asked.rounds_run()[-1].name == "detector_r4"
+    assert ("synth_r4", 0, 40, 51) in _seeds(asked)
+    offsets = [s.seed_offset for s in cards.scene_sets]
+    assert len(offsets) == len(set(offsets))  # no two card sets share their scenes' seeds
     looks = RECIPES["cards"].reader_looks()
     assert [s.folder for s in looks] == [reader_folder(i) for i in range(4)]
     assert [(s.scenes, s.seed_offset) for s in looks] == [

@@ -77,3 +77,23 @@ def test_rebuilt_reader_reads_as_its_onnx_file_and_keeps_its_norms_frozen(kind, 
     norms = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
     assert norms and not any(m.training for m in norms)
     assert net.trunk.training  # everything else trains
+
+
+@pytest.mark.slow
+def test_fitted_norms_keep_the_detector_and_start_training_from_it(tmp_path):
+    import cv2
+
+    from datasets.cards_synth import render_scene
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for seed in range(8):
+        cv2.imwrite(str(photos / f"{seed}.jpg"), render_scene(seed).image)
+    printed = run(
+        "-m", "training.recover", str(MODELS / "card_detector.onnx"),
+        "--out", str(tmp_path / "best.pt"), "--fit-norms", str(photos),
+    )  # fmt: skip
+    identity, fitted = map(float, re.search(r"identity (\S+), fitted (\S+)", printed).groups())
+    assert fitted > 0.95 and fitted > identity  # training mode: near the shipped detector
+    boxes, scores = re.search(r"boxes (\S+) px, scores and angles (\S+)", printed).groups()
+    assert float(boxes) < 1e-2 and float(scores) < 1e-4  # evaluation mode: unchanged
