@@ -112,6 +112,8 @@ def fit_norms(model, images: list[Path], size: int, batch: int = 8) -> None:
     convolution's output on the sample, its scale the standard deviation and its shift the
     mean plus the folded bias; the model still computes what the ONNX file does (evaluation
     mode), and nearly so in training mode."""
+    if not images:
+        raise ValueError("fit_norms: no photos to fit the batch norms to")
     import torch
     from ultralytics.nn.modules import Conv
 

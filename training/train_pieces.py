@@ -649,6 +649,9 @@ def _finetune_obb(
     """The rotated-box round that follows ``start_run`` (``OBB_FINETUNES``), from its best
     checkpoint (or the shipped detector rebuilt), on ``rounds`` ((folder, look), ...)."""
     run = OBB_FINETUNES[start_run]
+    for folder, _look in rounds:  # made here when ``--stage finetune`` runs on a fresh checkout
+        s = recipe.stages.scene_set(folder)
+        generate(work, s.scenes, s.val, seed + s.seed_offset, name=s.folder, renderer=s.renderer)
     name = run.replace("detector_", "det_")  # det_obb_r5, det_obb_r6
     data_yaml = build_domino_obb_dataset(work, procs, name=name, rounds=rounds)
     start = _best_or_shipped(recipe, work, start_run, out, data_yaml, imgsz)
