@@ -175,19 +175,31 @@ def save_checkpoint(model, path: Path, source: Path) -> Path:
     return path
 
 
-def raw_output(model, image: np.ndarray) -> np.ndarray:
-    """The exported head's raw output for a 1x3xHxW input, as the ONNX file gives it."""
+def raw_output(model, image: np.ndarray, batch_norms_training: bool = False) -> np.ndarray:
+    """The exported head's raw output for an Nx3xHxW input, as the ONNX file gives it; with
+    ``batch_norms_training``, every batch norm normalising by the batch, as in training (their
+    running statistics are kept as they were)."""
     import torch
 
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    saved = [(m.running_mean.clone(), m.running_var.clone()) for m in norms]
     head = model.model[-1]
     flags = head.end2end, head.export, head.format
     model.eval()
+    if batch_norms_training:
+        for norm in norms:
+            norm.train()
     head.end2end, head.export, head.format = False, True, "onnx"
     try:
         with torch.no_grad():
             out = model(torch.from_numpy(image))
     finally:
         head.end2end, head.export, head.format = flags
+        if batch_norms_training:
+            for norm, (mean, var) in zip(norms, saved, strict=True):
+                norm.eval()
+                norm.running_mean.copy_(mean)
+                norm.running_var.copy_(var)
     return (out[0] if isinstance(out, (list, tuple)) else out).numpy()
 
 
@@ -195,29 +207,10 @@ def training_mode_agreement(model, images: list[Path], size: int) -> float:
     """Correlation of the head's scores with every batch norm in training mode (normalising
     by the batch of ``images``) and in evaluation mode: how nearly a fine-tune starts from
     the model it is given (1: exactly)."""
-    import torch
-
     batch = np.stack([_letterboxed(path, size) for path in images])
-    want = raw_output(model, batch)
-    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
-    saved = [(m.running_mean.clone(), m.running_var.clone()) for m in norms]
-    head = model.model[-1]
-    flags = head.end2end, head.export, head.format
-    model.eval()
-    for norm in norms:
-        norm.train()
-    head.end2end, head.export, head.format = False, True, "onnx"
-    try:
-        with torch.no_grad():
-            out = model(torch.from_numpy(batch))
-    finally:
-        head.end2end, head.export, head.format = flags
-        for norm, (mean, var) in zip(norms, saved, strict=True):  # the batch's are not kept
-            norm.eval()
-            norm.running_mean.copy_(mean)
-            norm.running_var.copy_(var)
-    got = (out[0] if isinstance(out, (list, tuple)) else out).numpy()
-    return float(np.corrcoef(got[:, 4:].ravel(), want[:, 4:].ravel())[0, 1])
+    want = raw_output(model, batch)[:, 4:]
+    got = raw_output(model, batch, batch_norms_training=True)[:, 4:]
+    return float(np.corrcoef(got.ravel(), want.ravel())[0, 1])
 
 
 def rebuild_reader(onnx_path: Path, spec):
