@@ -440,7 +440,7 @@ def _finetune(
     recipe: KindRecipe,
     work: Path,
     run: str,
-    start_run: str,
+    start_run: str | Path,
     data_yaml: Path,
     out: Path,
     epochs: int,
@@ -448,14 +448,15 @@ def _finetune(
     imgsz: int | None,
     lr0: float,
 ) -> None:
-    """Detector run ``run`` from ``start_run``'s best weights: AdamW at ``lr0``, decaying to a
-    tenth, half an epoch of warm-up."""
-    start = str(work / "runs" / start_run / "weights" / "best.pt")
+    """Detector run ``run`` from ``start_run``'s best weights (or a checkpoint's path): AdamW
+    at ``lr0``, decaying to a tenth, half an epoch of warm-up."""
+    if isinstance(start_run, str):
+        start_run = work / "runs" / start_run / "weights" / "best.pt"
     _run_detector(
         recipe,
         run,
         work,
-        start,
+        str(start_run),
         data_yaml,
         out,
         epochs,
@@ -597,21 +598,7 @@ def finetune_detector_r4(
         _write_yolo(root / "images" / "val", root / "labels" / "val", image.stem, image, pieces)
     data_yaml = write_data_yaml(root, recipe.class_name)
     start = _best_or_shipped(recipe, work, "detector_r3", out, data_yaml, imgsz)
-    _run_detector(
-        recipe,
-        R4_ROUND,
-        work,
-        str(start),
-        data_yaml,
-        out,
-        epochs,
-        seed,
-        imgsz,
-        optimizer="AdamW",
-        lr0=0.00025,
-        lrf=0.1,
-        warmup_epochs=0.5,
-    )
+    _finetune(recipe, work, R4_ROUND, start, data_yaml, out, epochs, seed, imgsz, 0.00025)
 
 
 def finetune_detector_obb_r5(
