@@ -129,6 +129,9 @@ CARDS = KindSettings(
     ),
     none_drop=0.5,
     report_floor=0.3,  # an index is used when read at least this surely
+    # ... and a joker at least this surely: court-card art reads as a joker index (models/
+    # cards.md, "Jokers"). Chosen on 300 calibration scenes (seed 20261207).
+    label_floors=((CARD_JOKER, 0.75),),
     # One index found by two passes (whole photo, tile, zoomed out) counts once, whatever it
     # reads: one place, one index.
     repeat_any_label=True,

@@ -18,7 +18,8 @@ model files, not a new module.
 4. **Label**: a reading whose "none" class is at least ``none_drop`` is dropped; the labels are
    ranked from the two heads (``Heads.rank``); a reading whose best label (among the whole
    vocabulary, before a set limits it) has probability x detector score^(1/4) under
-   ``report_floor`` is not reported, nor a faint box read less surely than its ``read_floor``.
+   ``report_floor`` (or, for a label of ``label_floors``, under that label's floor) is not
+   reported, nor a faint box read less surely than its ``read_floor``.
    With a set (``set_name``) the label is the most likely one
    the set contains, and its probability stays the one among all labels.
    ``confidence`` = that probability x detector score^(1/4); ``alternatives`` are the next
@@ -206,6 +207,9 @@ class KindSettings:
     faint_boxes: FaintBoxes | None = None
     none_drop: float = 0.5  # a reading whose "none" is at least this is no piece
     report_floor: float = 0.3  # a piece is reported when its best confidence is at least this
+    # Labels that need more: (label, floor), a piece read as it reported only when its
+    # confidence is at least its floor (a card joker: court-card art read as one).
+    label_floors: tuple[tuple[str, float], ...] = ()
     repeat_overlap: float = 0.5  # ``drop_repeats``
     repeat_any_label: bool = False
     # Label sets (``set_name``): name -> the labels the set contains.
@@ -363,7 +367,8 @@ class Recogniser:
                 continue
             ranked = s.heads.rank(reading.first, reading.second)
             score = reading.detection.score
-            if ranked[0][1] * score**0.25 < s.report_floor and not keep:
+            floor = max(s.report_floor, dict(s.label_floors).get(ranked[0][0], 0.0))
+            if ranked[0][1] * score**0.25 < floor and not keep:
                 continue
             faint = s.faint_boxes
             if faint and score < s.passes.score and ranked[0][1] < faint.read_floor and not keep:

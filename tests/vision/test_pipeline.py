@@ -93,6 +93,19 @@ def test_faint_boxes_are_kept_only_when_read_clearly(stand_in):
     assert [p["label"] for p in result["pieces"]] == ["red-5", "blue-9"]
 
 
+def test_a_label_floor_holds_back_only_its_own_label(stand_in):
+    image, settings, sessions = stand_in  # confidence: red-5 0.999 x 0.9^0.25, blue-9 0.8 x ...
+    for floors, labels in (
+        ((("blue-9", 0.9),), ["red-5"]),
+        ((("blue-9", 0.7),), ["red-5", "blue-9"]),
+        ((("red-5", 0.99), ("blue-9", 0.99)), []),
+        ((("red-5", 0.2),), ["red-5", "blue-9"]),  # the report floor still holds for the rest
+    ):
+        floored = replace(settings, label_floors=floors)
+        result = Recogniser(floored, sessions=sessions).recognise(image, channels="bgr")
+        assert [p["label"] for p in result["pieces"]] == labels
+
+
 def test_the_sure_score_is_named_by_the_settings(stand_in):
     image, settings, sessions = stand_in
     by_confidence = replace(settings, sure_score="confidence", sure_threshold=0.999)
