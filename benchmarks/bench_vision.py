@@ -15,9 +15,11 @@ Threads: onnxruntime uses $MELDCAM_THREADS or 2.
   (``datasets.cards_synth.render_scene(seed, size=(1600, 1200))``); the 4000 px photo is such
   a scene enlarged (rendering cards at 4000 px directly takes minutes).
 
-For dominoes and cards the labels read are also scored against the rendered ones (precision,
-recall and F1 of the label multiset, as ``meldcam eval``): a speed figure means little if the
-recogniser finds nothing. Without the kind's trained models it exits 2 naming the missing file.
+``--models DIR`` (dominoes, cards): the model files of ``DIR`` instead of the shipped ones (a
+candidate round's). For dominoes and cards the labels read are also scored against the rendered
+ones (precision, recall and F1 of the label multiset, as ``meldcam eval``): a speed figure means
+little if the recogniser finds nothing. Without the kind's trained models it exits 2 naming the
+missing file.
 """
 
 from __future__ import annotations
@@ -127,12 +129,13 @@ def recogniser_class(kind: str):
     return CardRecogniser
 
 
-def load_recogniser(cls):
-    """``cls()``, or exit 2 with its message (which names the missing model file)."""
+def load_recogniser(cls, models_dir: Path | None = None):
+    """``cls(models_dir)`` (the shipped models by default), or exit 2 with its message (which
+    names the missing model file)."""
     from vision.errors import RecogniserUnavailable
 
     try:
-        return cls()
+        return cls() if models_dir is None else cls(models_dir)
     except RecogniserUnavailable as error:
         print(f"bench_vision: {error}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -159,14 +162,14 @@ def spread(times: list[float]) -> str:
     )
 
 
-def main_pieces(kind: str, count: int, repeat: int) -> int:
+def main_pieces(kind: str, count: int, repeat: int, models_dir: Path | None = None) -> int:
     from training.evaluate import Score
 
     t0 = time.perf_counter()
     cls = recogniser_class(kind)
     import_s = time.perf_counter() - t0
     started = time.perf_counter()
-    recogniser = load_recogniser(cls)
+    recogniser = load_recogniser(cls, models_dir)
     load_s = time.perf_counter() - started
     print(
         f"model load: {load_s:.2f} s (detector + reader ONNX sessions; imports before: "
@@ -251,10 +254,13 @@ def main(argv: list[str] | None = None) -> int:
         "--photos", type=int, default=None, help="1600 px photos (tiles 10, others 20)"
     )
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument(
+        "--models", type=Path, default=None, help="dominoes, cards: the model files' folder"
+    )
     args = parser.parse_args(argv)
     if args.kind == "tiles":
         return main_tiles(args.photos or 10, args.repeat)
-    return main_pieces(args.kind, args.photos or 20, args.repeat)
+    return main_pieces(args.kind, args.photos or 20, args.repeat, args.models)
 
 
 if __name__ == "__main__":
