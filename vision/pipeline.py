@@ -361,13 +361,14 @@ class Recogniser:
         """Reported pieces (with private "_" keys) of ``readings``; ``keep``: every reading,
         whatever its "none" and confidence."""
         s = self.settings
+        floors = dict(s.label_floors)
         pieces = []
         for reading in readings:
             if reading.none >= s.none_drop and not keep:
                 continue
             ranked = s.heads.rank(reading.first, reading.second)
             score = reading.detection.score
-            floor = max(s.report_floor, dict(s.label_floors).get(ranked[0][0], 0.0))
+            floor = max(s.report_floor, floors.get(ranked[0][0], 0.0))
             if ranked[0][1] * score**0.25 < floor and not keep:
                 continue
             faint = s.faint_boxes
