@@ -1030,15 +1030,20 @@ def render_test_layout(
     card_w: int = 140,
     seed: int = 7,
     face_down: int = 0,
+    dark_faces: bool = False,
 ) -> CardScene:
     """A clean, fully specified photo for tests and benchmarks.
 
     ``layout="fan"``: a hand fanned 12 degrees a card (each top-left index shows);
     ``"row"``: overlapped sideways by 40 % of a card; ``"apart"``: side by side, both
     indices of every card showing. ``face_down`` backs lie to the right, not overlapping.
+    ``dark_faces``: a deck with dark faces printed in light inks.
     """
     rng = np.random.default_rng(seed)
-    style = random_style(np.random.default_rng(seed + 1))
+    style_rng = np.random.default_rng(seed + 1)
+    style = random_style(style_rng)
+    if dark_faces:
+        style = replace(style, **_dark_face(style_rng))
     card_h = card_w * style.aspect
     n = len(labels)
     margin = int(card_w * 0.6)

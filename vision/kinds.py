@@ -12,7 +12,7 @@ from __future__ import annotations
 from vision import cards, dominoes, tiles
 from vision.errors import RecogniserUnavailable
 from vision.labels import CARD_JOKER, CARD_RANKS, CARD_SUITS, PIP_COUNTS, TILE_COLOURS, TILE_VALUES
-from vision.pipeline import Heads, KindSettings, Looks, Passes, SetReader, WholePhoto
+from vision.pipeline import DarkFaces, Heads, KindSettings, Looks, Passes, SetReader, WholePhoto
 
 TILES = KindSettings(
     kind="tiles",
@@ -119,6 +119,9 @@ CARDS = KindSettings(
         turned_below=0.9,
     ),
     drop_boxes=cards.drop_enclosing,
+    # A dark deck (light inks on black) is read on the photo with its lightness inverted, as
+    # the models learned light faces; its cards are never sure (models/cards.md, "Dark faces").
+    dark_faces=DarkFaces(),
     # The deck's index letters (a game option; none given: read as "en"). Decks printing other
     # letters are read by a reader fine-tuned on them (models/cards.md, "Index letters"), sure
     # by its own threshold: `meldcam calibrate --kind cards --set pl --scenes 900` certified none

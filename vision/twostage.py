@@ -50,6 +50,7 @@ class DetectorPasses:
         zoom_out: float | None = None,
         tile_side: int | None = None,
         tile_overlap: float = 0.25,
+        whole: list[Detection] | None = None,
     ) -> list[Detection]:
         """Boxes in ``bgr``, from the whole photo and optionally two more passes, merged by
         non-maximum suppression:
@@ -61,8 +62,10 @@ class DetectorPasses:
           index on a table photo, are a few pixels when the whole photo is shrunk to the
           detector's input, and the size the detector learned in a tile), overlapping by at
           least ``tile_overlap`` of a tile (a piece no taller or wider than that is whole in
-          one of them)."""
-        detections = self.detector.detect(bgr, conf=conf, iou=iou)
+          one of them).
+
+        ``whole``: the whole-photo pass's boxes, when already found (not run again)."""
+        detections = list(whole) if whole is not None else self.detector.detect(bgr, conf, iou)
         if zoom_out is not None:
             detections += self._zoomed_out(bgr, conf, iou, zoom_out)
         if tile_side is not None:

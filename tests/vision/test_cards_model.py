@@ -77,3 +77,17 @@ def test_an_empty_table_has_no_cards(cards):
     image = background(np.random.default_rng(8), 600, 800)
     result = _read(cards, image)
     assert result["pieces"] == [] and result["melds"] == []
+
+
+@pytest.mark.parametrize(
+    ("layout", "seed", "hand"),
+    [("fan", 7, FAN), ("row", 12, ["4D", "5D", "6D", "9C", "9H", "9S", "KH"])],
+)
+def test_a_dark_faced_deck_is_read_and_never_sure(cards, layout, seed, hand):
+    """Light inks on black faces (a deck style the models never saw) are read on the photo
+    with its lightness inverted; those readings are uncalibrated, so none is sure."""
+    light = _read(cards, render_test_layout(hand, layout=layout, seed=seed).image)
+    dark = _read(cards, render_test_layout(hand, layout=layout, seed=seed, dark_faces=True).image)
+    assert _labels(light) == _labels(dark) == Counter(hand)
+    assert any(p["sure"] for p in light["pieces"])
+    assert not any(p["sure"] for p in dark["pieces"])

@@ -242,3 +242,43 @@ def test_every_piece_the_shipped_recognisers_read_has_a_boolean_sure(kind, reque
     assert len(result["pieces"]) == 3
     assert all(type(p["sure"]) is bool for p in result["pieces"])
     assert recogniser.settings is KIND_SETTINGS[kind]  # the app reads with the kinds' settings
+
+
+def test_inverting_the_lightness_keeps_the_hues():
+    from vision.pipeline import invert_lightness
+
+    image = np.array([[[0, 0, 0], [255, 255, 255], [140, 140, 250]]], np.uint8)  # BGR: light red
+    inverted = invert_lightness(image).astype(int)
+    assert (inverted[0, 0] > 240).all() and (inverted[0, 1] < 15).all()
+    blue, green, red = inverted[0, 2]
+    assert red > green + 50 and red > blue + 50  # still red, now darker
+    assert inverted[0, 2].sum() < image[0, 2].astype(int).sum()
+
+
+class _LightOnly:
+    """A stand-in detector that finds its boxes only in a light photo (as a detector that
+    learned light card faces does)."""
+
+    size = (64, 64)
+
+    def __init__(self, detector):
+        self.detector = detector
+
+    def detect(self, bgr, conf=0.25, iou=0.6):
+        return self.detector.detect(bgr, conf, iou) if bgr.mean() > 128 else []
+
+
+def test_a_dark_photo_is_read_inverted_and_its_pieces_are_never_sure(stand_in):
+    from vision.pipeline import DarkFaces, invert_lightness
+
+    image, settings, (detector, reader) = stand_in  # grey patches on a dark ground (30)
+    sessions = (_LightOnly(detector), reader)
+    sure_of_all = replace(settings, sure_score="confidence", sure_threshold=0.0)
+    assert Recogniser(sure_of_all, sessions=sessions).recognise(image, "bgr")["pieces"] == []
+    dark = replace(sure_of_all, dark_faces=DarkFaces())
+    pieces = Recogniser(dark, sessions=sessions).recognise(image, "bgr")["pieces"]
+    assert pieces and not any(p["sure"] for p in pieces)
+    # A light photo is read as it is, sure by the kind's threshold.
+    light = invert_lightness(image)
+    pieces = Recogniser(dark, sessions=sessions).recognise(light, "bgr")["pieces"]
+    assert pieces and all(p["sure"] for p in pieces)
