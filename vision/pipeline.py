@@ -403,7 +403,14 @@ class Recogniser:
         p = s.passes
         score = self._detection_score()
         detections = self.passes.detect(
-            bgr, score, p.iou, p.zoom_out, p.tile_side, p.tile_overlap, whole=whole
+            bgr,
+            score,
+            p.iou,
+            p.zoom_out,
+            p.tile_side,
+            p.tile_overlap,
+            whole=whole,
+            quarter_turn=p.quarter_turn,
         )
         if s.drop_boxes is not None:
             detections = s.drop_boxes(detections, bgr.shape[:2])

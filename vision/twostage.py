@@ -51,8 +51,9 @@ class DetectorPasses:
         tile_side: int | None = None,
         tile_overlap: float = 0.25,
         whole: list[Detection] | None = None,
+        quarter_turn: bool = False,
     ) -> list[Detection]:
-        """Boxes in ``bgr``, from the whole photo and optionally two more passes, merged by
+        """Boxes in ``bgr``, from the whole photo and optionally three more passes, merged by
         non-maximum suppression:
 
         - ``zoom_out`` (e.g. 2.0): the photo shrunk that much onto a grey canvas (a close-up's
@@ -62,7 +63,10 @@ class DetectorPasses:
           index on a table photo, are a few pixels when the whole photo is shrunk to the
           detector's input, and the size the detector learned in a tile), overlapping by at
           least ``tile_overlap`` of a tile (a piece no taller or wider than that is whole in
-          one of them).
+          one of them);
+        - ``quarter_turn``: the whole photo turned a quarter (a card lying sideways shows its
+          indices sideways, which the card detector boxes less often than upright or upside
+          down ones; turned, they are upright or upside down).
 
         ``whole``: the whole-photo pass's boxes, when already found (not run again)."""
         detections = list(whole) if whole is not None else self.detector.detect(bgr, conf, iou)
@@ -70,7 +74,9 @@ class DetectorPasses:
             detections += self._zoomed_out(bgr, conf, iou, zoom_out)
         if tile_side is not None:
             detections += self._tiled(bgr, conf, iou, tile_side, tile_overlap)
-        if zoom_out is None and tile_side is None:
+        if quarter_turn:
+            detections += self._quarter_turned(bgr, conf, iou)
+        if zoom_out is None and tile_side is None and not quarter_turn:
             return detections
         return suppress_overlaps(detections, conf, iou)
 
@@ -90,6 +96,23 @@ class DetectorPasses:
             )
             if box[2] - box[0] >= 2 and box[3] - box[1] >= 2:
                 found.append(Detection(box, d.score, d.cls, moved_rotated(d.rotated, -left, -top)))
+        return found
+
+    def _quarter_turned(self, bgr: np.ndarray, conf: float, iou: float) -> list[Detection]:
+        """The boxes of the whole photo turned a quarter clockwise, turned back: a point
+        (x, y) of the turned photo is (y, height - x) of the photo."""
+        height = bgr.shape[0]
+        turned = np.ascontiguousarray(cv2.rotate(bgr, cv2.ROTATE_90_CLOCKWISE))
+        found = []
+        for d in self.detector.detect(turned, conf=conf, iou=iou):
+            x1, y1, x2, y2 = d.box
+            rotated = None
+            if d.rotated is not None:
+                points = cv2.boxPoints(d.rotated)
+                back = np.stack([points[:, 1], height - points[:, 0]], 1).astype(np.float32)
+                (cx, cy), sides, angle = cv2.minAreaRect(back)
+                rotated = ((float(cx), float(cy)), (float(sides[0]), float(sides[1])), float(angle))
+            found.append(Detection((y1, height - x2, y2, height - x1), d.score, d.cls, rotated))
         return found
 
     def _tiled(self, bgr: np.ndarray, conf: float, iou: float, tile_side: int, overlap: float):
@@ -139,6 +162,7 @@ class Passes:
     zoom_out: float | None = None
     tile_side: int | None = None
     tile_overlap: float = 0.25  # of a tile: at least this shared by neighbouring tiles
+    quarter_turn: bool = False  # the whole photo turned a quarter too
 
 
 @dataclass(frozen=True)

@@ -174,3 +174,27 @@ def test_detector_passes_alone_find_what_the_recogniser_finds(cards):
     assert alone and [d.box for d in alone] == [d.box for d in full]
     whole = passes.detect(photo, 0.25)
     assert len(whole) < len(alone)  # the tiles find small indices the whole photo misses
+
+
+class _Bright:
+    """A stand-in detector that boxes the bright patch of whatever photo it is given, and
+    only when the photo is taller than wide (as the card detector finds sideways indices
+    only once the photo is turned)."""
+
+    size = (640, 640)
+
+    def detect(self, bgr, conf=0.25, iou=0.6):
+        ys, xs = np.nonzero(bgr[..., 0] > 200)
+        if bgr.shape[0] <= bgr.shape[1] or not len(xs):
+            return []
+        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+        return [Detection(box, 0.9, 0)]
+
+
+def test_the_quarter_turned_pass_finds_boxes_in_the_photos_own_pixels():
+    photo = np.zeros((100, 200, 3), np.uint8)
+    photo[10:30, 20:60] = 255  # x 20-60, y 10-30
+    passes = twostage.DetectorPasses(_Bright())
+    assert passes.detect(photo, 0.25) == []
+    found = passes.detect(photo, 0.25, quarter_turn=True)
+    assert [d.box for d in found] == [(20.0, 10.0, 60.0, 30.0)]
