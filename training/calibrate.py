@@ -353,8 +353,8 @@ def _scoring(recogniser):
     from vision.pipeline import SURENESS, Recogniser
 
     class Scoring(Recogniser):
-        def _finish(self, pieces):
-            finished = super()._finish(pieces)
+        def _finish(self, pieces, inverted=False):
+            finished = super()._finish(pieces, inverted)
             for piece, reported in zip(pieces, finished, strict=True):
                 reported["_sureness"] = {name: f(piece) for name, f in SURENESS.items()}
             return finished

@@ -1,5 +1,5 @@
 """The shared steps of every recogniser (``vision/pipeline.py``): a class-agnostic detector
-finds the pieces (tiles, dominoes) or their corner indices (cards) in up to three passes
+finds the pieces (tiles, dominoes) or their corner indices (cards) in up to four passes
 (``DetectorPasses``), and a small two-head reader reads a crop cut square to each box from the
 full-resolution photo, as is and turned half a turn (averaged), with more looks at some boxes
 (``read_boxes``); ``drop_repeats`` keeps one report per piece."""
@@ -36,7 +36,7 @@ class Reading:
 
 
 class DetectorPasses:
-    """A detector run over a photo in up to three passes (``detect``); the training uses it
+    """A detector run over a photo in up to four passes (``detect``); the training uses it
     alone to mine the boxes the shipped pipeline would find (hard negatives)."""
 
     def __init__(self, detector: OnnxDetector):
