@@ -66,7 +66,10 @@ class DetectorPasses:
           one of them);
         - ``quarter_turn``: the whole photo turned a quarter (a card lying sideways shows its
           indices sideways, which the card detector boxes less often than upright or upside
-          down ones; turned, they are upright or upside down).
+          down ones; turned, they are upright or upside down). Its boxes are kept beside the
+          other passes' rather than suppressed against them: a piece boxed both ways is read
+          both ways, and ``drop_repeats`` keeps the surer reading (a turned pass's box that
+          outscores the upright one may cut the index worse).
 
         ``whole``: the whole-photo pass's boxes, when already found (not run again)."""
         detections = list(whole) if whole is not None else self.detector.detect(bgr, conf, iou)
@@ -74,11 +77,11 @@ class DetectorPasses:
             detections += self._zoomed_out(bgr, conf, iou, zoom_out)
         if tile_side is not None:
             detections += self._tiled(bgr, conf, iou, tile_side, tile_overlap)
+        if zoom_out is not None or tile_side is not None:
+            detections = suppress_overlaps(detections, conf, iou)
         if quarter_turn:
             detections += self._quarter_turned(bgr, conf, iou)
-        if zoom_out is None and tile_side is None and not quarter_turn:
-            return detections
-        return suppress_overlaps(detections, conf, iou)
+        return detections
 
     def _zoomed_out(self, bgr: np.ndarray, conf: float, iou: float, zoom_out: float):
         h, w = bgr.shape[:2]
