@@ -8,7 +8,8 @@ model files, not a new module.
 1. **Load** the photo (``vision/imageio.py``): boxes are reported in the pixels of the image as
    displayed.
 2. **Detect** (``DetectorPasses``): the whole photo, optionally zoomed out and in tiles, merged
-   by NMS (``KindSettings.passes``); then the kind's own box filter, if any (``drop_boxes``).
+   by NMS, and turned a quarter (``KindSettings.passes``); then the kind's own box filter, if
+   any (``drop_boxes``).
    With ``dark_faces``, a photo whose whole-photo pass finds surer boxes with its lightness
    inverted (a dark deck's light inks) is detected and read inverted (``DarkFaces``).
    With ``faint_boxes``, boxes scored under the threshold (down to a floor) are read too, and

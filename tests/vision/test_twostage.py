@@ -198,3 +198,22 @@ def test_the_quarter_turned_pass_finds_boxes_in_the_photos_own_pixels():
     assert passes.detect(photo, 0.25) == []
     found = passes.detect(photo, 0.25, quarter_turn=True)
     assert [d.box for d in found] == [(20.0, 10.0, 60.0, 30.0)]
+
+
+def test_a_rotated_box_of_the_quarter_turned_pass_is_turned_back():
+    class _Rotated:
+        size = (640, 640)
+
+        def detect(self, bgr, conf=0.25, iou=0.6):
+            # in the turned photo (200 x 100): a 40 x 20 box centred at (80, 40), at 10 degrees
+            return [
+                Detection((60.0, 30.0, 100.0, 50.0), 0.9, 0, ((80.0, 40.0), (40.0, 20.0), 10.0))
+            ]
+
+    photo = np.zeros((100, 200, 3), np.uint8)
+    upright, found = twostage.DetectorPasses(_Rotated()).detect(photo, 0.25, quarter_turn=True)
+    assert upright.box == (60.0, 30.0, 100.0, 50.0)  # the whole photo's, as found
+    assert found.box == (30.0, 0.0, 50.0, 40.0)
+    (cx, cy), sides, _angle = found.rotated
+    assert (cx, cy) == pytest.approx((40.0, 20.0))  # (y, height - x) of the turned centre
+    assert sorted(sides) == pytest.approx([20.0, 40.0])
