@@ -12,7 +12,16 @@ from __future__ import annotations
 from vision import cards, dominoes, tiles
 from vision.errors import RecogniserUnavailable
 from vision.labels import CARD_JOKER, CARD_RANKS, CARD_SUITS, PIP_COUNTS, TILE_COLOURS, TILE_VALUES
-from vision.pipeline import DarkFaces, Heads, KindSettings, Looks, Passes, SetReader, WholePhoto
+from vision.pipeline import (
+    DarkFaces,
+    Heads,
+    KindSettings,
+    Looks,
+    Passes,
+    SetReader,
+    SizedPasses,
+    WholePhoto,
+)
 
 TILES = KindSettings(
     kind="tiles",
@@ -106,7 +115,16 @@ CARDS = KindSettings(
     # close-up's indices are larger than any learned). The whole photo turned a quarter too:
     # sideways indices (court cards lying sideways on the real photos) are found that way;
     # chosen on rendered scenes and the real photos (models/cards.md, "A quarter turn").
-    passes=Passes(score=0.25, zoom_out=2.0, tile_side=1600, quarter_turn=True),
+    # The tiles cut only as fine as the whole pass's smaller indices need (24 px across), and
+    # the zoomed-out pass only where it boxes nothing or an index 24 px long: cheaper, and as
+    # well read (models/cards.md, "Passes sized from the whole photo").
+    passes=Passes(
+        score=0.25,
+        zoom_out=2.0,
+        tile_side=1600,
+        quarter_turn=True,
+        sized=SizedPasses(tile_px=24.0, zoom_px=24.0),
+    ),
     looks=Looks(
         # An index box whose estimated angle is more than this off its axes is also read cut
         # square to the box (as for dominoes). Chosen on synthetic validation.

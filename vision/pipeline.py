@@ -8,8 +8,9 @@ model files, not a new module.
 1. **Load** the photo (``vision/imageio.py``): boxes are reported in the pixels of the image as
    displayed.
 2. **Detect** (``DetectorPasses``): the whole photo, optionally zoomed out and in tiles, merged
-   by NMS, and turned a quarter (``KindSettings.passes``); then the kind's own box filter, if
-   any (``drop_boxes``).
+   by NMS, and turned a quarter (``KindSettings.passes``; the tiles' scale and the zoomed-out
+   pass may be chosen from the whole pass's boxes, ``SizedPasses``); then the kind's own box
+   filter, if any (``drop_boxes``).
    With ``dark_faces``, a photo whose whole-photo pass finds surer boxes with its lightness
    inverted (a dark deck's light inks) is detected and read inverted (``DarkFaces``).
    With ``faint_boxes``, boxes scored under the threshold (down to a floor) are read too, and
@@ -55,6 +56,7 @@ from vision.twostage import (
     Looks,
     Passes,
     Reading,
+    SizedPasses,
     drop_repeats,
     moved_rotated,
     read_boxes,
@@ -75,6 +77,7 @@ __all__ = [
     "Passes",
     "Recogniser",
     "SetReader",
+    "SizedPasses",
     "WholePhoto",
 ]
 
@@ -412,6 +415,7 @@ class Recogniser:
             p.tile_overlap,
             whole=whole,
             quarter_turn=p.quarter_turn,
+            sized=p.sized,
         )
         if s.drop_boxes is not None:
             detections = s.drop_boxes(detections, bgr.shape[:2])

@@ -52,6 +52,7 @@ class DetectorPasses:
         tile_overlap: float = 0.25,
         whole: list[Detection] | None = None,
         quarter_turn: bool = False,
+        sized: SizedPasses | None = None,
     ) -> list[Detection]:
         """Boxes in ``bgr``, from the whole photo and optionally three more passes, merged by
         non-maximum suppression:
@@ -71,8 +72,14 @@ class DetectorPasses:
           both ways, and ``drop_repeats`` keeps the surer reading (a turned pass's box that
           outscores the upright one may cut the index worse).
 
-        ``whole``: the whole-photo pass's boxes, when already found (not run again)."""
+        ``whole``: the whole-photo pass's boxes, when already found (not run again).
+        ``sized``: the tiles' scale and the zoomed-out pass chosen from the whole pass's boxes
+        (``SizedPasses``)."""
         detections = list(whole) if whole is not None else self.detector.detect(bgr, conf, iou)
+        if sized is not None:
+            zoom_out, tile_side = sized.choose(
+                detections, bgr.shape[:2], min(self.detector.size), zoom_out, tile_side
+            )
         if zoom_out is not None:
             detections += self._zoomed_out(bgr, conf, iou, zoom_out)
         if tile_side is not None:
@@ -156,6 +163,46 @@ class DetectorPasses:
 
 
 @dataclass(frozen=True)
+class SizedPasses:
+    """The tiled and zoomed-out passes sized from the whole-photo pass's boxes scored at least
+    ``score``, measured in the detector's input pixels: tiles cut at the scale that shows the
+    smaller of them (the ``quantile``) ``tile_px`` across their short side, no finer than the
+    ``tile_side`` asked for, none where the whole pass already shows them so (at least two
+    boxes needed); the zoomed-out pass only where the whole pass boxes nothing or something at
+    least ``zoom_px`` long (a close-up's pieces, which it shrinks to a table photo's size)."""
+
+    tile_px: float
+    zoom_px: float
+    quantile: float = 0.1
+    score: float = 0.5
+
+    def choose(
+        self,
+        whole: list[Detection],
+        shape: tuple[int, int],
+        detector_side: int,
+        zoom_out: float | None,
+        tile_side: int | None,
+    ) -> tuple[float | None, int | None]:
+        """(zoom_out, tile_side) for a photo of ``shape`` (h, w) whose whole pass found
+        ``whole``, from the ones asked for."""
+        long_side = max(shape)
+        scale = min(1.0, detector_side / long_side)
+        boxes = [d.box for d in whole if d.score >= self.score]
+        if not boxes:
+            return zoom_out, tile_side
+        longest = max(max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes) * scale
+        if longest < self.zoom_px:
+            zoom_out = None
+        if tile_side is not None and len(boxes) >= 2:
+            shorts = [min(x2 - x1, y2 - y1) * scale for x1, y1, x2, y2 in boxes]
+            small = float(np.quantile(shorts, self.quantile))
+            side = round(long_side * scale * self.tile_px / max(small, 1e-6))
+            tile_side = None if side <= detector_side else min(tile_side, side)
+        return zoom_out, tile_side
+
+
+@dataclass(frozen=True)
 class Passes:
     """Where the detector looks (``DetectorPasses.detect``): its score threshold and NMS IoU,
     and the optional zoomed-out and tiled passes."""
@@ -166,6 +213,7 @@ class Passes:
     tile_side: int | None = None
     tile_overlap: float = 0.25  # of a tile: at least this shared by neighbouring tiles
     quarter_turn: bool = False  # the whole photo turned a quarter too
+    sized: SizedPasses | None = None  # the tiles and zoomed-out pass sized from the whole pass
 
 
 @dataclass(frozen=True)

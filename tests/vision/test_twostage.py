@@ -217,3 +217,64 @@ def test_a_rotated_box_of_the_quarter_turned_pass_is_turned_back():
     (cx, cy), sides, _angle = found.rotated
     assert (cx, cy) == pytest.approx((40.0, 20.0))  # (y, height - x) of the turned centre
     assert sorted(sides) == pytest.approx([20.0, 40.0])
+
+
+def _boxes(short: float, long: float, count: int, score: float = 0.9) -> list[Detection]:
+    """``count`` boxes ``short`` wide and ``long`` tall (photo pixels)."""
+    return [Detection((10.0 * i, 0.0, 10.0 * i + short, long), score, 0) for i in range(count)]
+
+
+SIZED = twostage.SizedPasses(tile_px=24.0, zoom_px=32.0)
+PHOTO = (1200, 1600)  # h, w: the whole pass sees it at 0.4 of its pixels on a 640 px detector
+
+
+def test_sized_passes_run_as_asked_where_the_whole_pass_boxes_nothing_surely():
+    assert SIZED.choose([], PHOTO, 640, 2.0, 1600) == (2.0, 1600)
+    assert SIZED.choose(_boxes(30, 60, 5, score=0.4), PHOTO, 640, 2.0, 1600) == (2.0, 1600)
+
+
+def test_sized_passes_cut_the_tiles_as_fine_as_the_smaller_indices_need():
+    # indices 30 px across in the photo are 12 px in the whole pass: 24 px needs 0.8 of the
+    # photo's pixels (1280 px on the long side); 15 px across needs them all (at most 1600)
+    assert SIZED.choose(_boxes(30, 90, 4), PHOTO, 640, 2.0, 1600) == (2.0, 1280)
+    assert SIZED.choose(_boxes(15, 90, 4), PHOTO, 640, 2.0, 1600) == (2.0, 1600)
+    # the smaller ones decide: one small among nine large still asks for (coarse) tiles
+    assert SIZED.choose(_boxes(60, 90, 10), PHOTO, 640, 2.0, 1600)[1] is None
+    mixed = _boxes(30, 90, 1) + _boxes(60, 90, 9)
+    assert 640 < SIZED.choose(mixed, PHOTO, 640, 2.0, 1600)[1] < 1280
+
+
+def test_sized_passes_cut_no_tiles_where_the_whole_pass_shows_the_indices_large():
+    # 60 px across: 24 px in the whole pass already
+    assert SIZED.choose(_boxes(60, 90, 3), PHOTO, 640, 2.0, 1600) == (2.0, None)
+    # one box alone does not decide the tiles
+    assert SIZED.choose(_boxes(60, 90, 1), PHOTO, 640, 2.0, 1600) == (2.0, 1600)
+
+
+def test_sized_passes_zoom_out_only_for_a_close_ups_long_boxes():
+    # 70 px long in the photo is 28 px in the whole pass: shorter than a close-up's
+    assert SIZED.choose(_boxes(60, 70, 3), PHOTO, 640, 2.0, 1600) == (None, None)
+    assert SIZED.choose(_boxes(60, 70, 3) + _boxes(60, 80, 1), PHOTO, 640, 2.0, 1600)[0] == 2.0
+
+
+class _Counting:
+    """A stand-in detector that boxes two large indices in any photo and counts its runs."""
+
+    size = (640, 640)
+
+    def __init__(self):
+        self.runs = 0
+
+    def detect(self, bgr, conf=0.25, iou=0.6, placed=None):
+        self.runs += 1
+        return _boxes(100, 150, 2)
+
+
+def test_sized_passes_skip_the_tiles_the_whole_pass_makes_needless():
+    photo = np.zeros((1200, 1600, 3), np.uint8)
+    detector = _Counting()
+    twostage.DetectorPasses(detector).detect(photo, 0.25, zoom_out=2.0, tile_side=1600)
+    assert detector.runs == 1 + 1 + 9  # whole, zoomed out, nine tiles
+    detector.runs = 0
+    twostage.DetectorPasses(detector).detect(photo, 0.25, zoom_out=2.0, tile_side=1600, sized=SIZED)
+    assert detector.runs == 1 + 1  # whole and zoomed out (its boxes are a close-up's)
