@@ -357,7 +357,8 @@ class Recogniser:
         self, image, boxes, channels: str = "rgb", set_name: str | None = None
     ) -> list[dict]:
         """The pieces read in known boxes (image pixels as displayed), one per box, skipping
-        the detector and every filter (detector score 1)."""
+        the detector's boxes and every filter (detector score 1). With ``dark_faces`` the
+        whole-photo pass still runs, to tell a dark deck (read inverted) from a light one."""
         set_name = set_name or self.set_name
         allowed = self._check_set(set_name)
         set_recogniser = self.for_set(set_name)
