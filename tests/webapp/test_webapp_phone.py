@@ -421,6 +421,8 @@ def test_7_tap_targets_on_the_game_and_hand_pages_are_at_least_32_px(
     assert not small_targets(page), small_targets(page)
     page.click("#tally tbody a >> nth=0")
     expect(page.locator("h1")).to_contain_text("Edit hand 1")
+    # A click's navigation settles before the stylesheet applies; sizes are read once it has.
+    page.wait_for_load_state("load")
     assert not small_targets(page), small_targets(page)
     page.goto(server + f"/g/{game['id']}/hand")
     assert not small_targets(page), small_targets(page)
