@@ -715,20 +715,16 @@ def reader_items(
 
     from training.readers import NOT_A_PIECE
     from vision.detector import OnnxDetector
-    from vision.twostage import DetectorPasses
+    from vision.twostage import DetectorPasses, Passes
 
     finder = DetectorPasses(OnnxDetector(detector))
+    passes = Passes(HARD_NEGATIVE_CONF, zoom_out=zoom_out, tile_side=tile_side)
     started, added = time.time(), 0
     with_negatives = []
     for image, pieces in items:
         boxes = np.array([box for _label, box in pieces], np.float32).reshape(-1, 4)
         negatives = []
-        found = finder.detect(
-            cv2.imread(str(image)),
-            conf=HARD_NEGATIVE_CONF,
-            zoom_out=zoom_out,
-            tile_side=tile_side,
-        )
+        found = finder.detect(cv2.imread(str(image)), passes)
         for det in sorted(found, key=lambda d: -d.score):
             if _max_iou(det.box, boxes) < HARD_NEGATIVE_IOU:
                 negatives.append((NOT_A_PIECE, list(det.box)))

@@ -405,19 +405,8 @@ class Recogniser:
         """The readings of the pieces found in ``bgr`` (``whole``: its whole-photo pass's
         boxes, when already found)."""
         s = self.settings
-        p = s.passes
-        score = self._detection_score()
-        detections = self.passes.detect(
-            bgr,
-            score,
-            p.iou,
-            p.zoom_out,
-            p.tile_side,
-            p.tile_overlap,
-            whole=whole,
-            quarter_turn=p.quarter_turn,
-            sized=p.sized,
-        )
+        passes = replace(s.passes, score=self._detection_score())
+        detections = self.passes.detect(bgr, passes, whole=whole)
         if s.drop_boxes is not None:
             detections = s.drop_boxes(detections, bgr.shape[:2])
         h, w = bgr.shape[:2]

@@ -43,19 +43,10 @@ class DetectorPasses:
         self.detector = detector
 
     def detect(
-        self,
-        bgr: np.ndarray,
-        conf: float,
-        iou: float = 0.6,
-        zoom_out: float | None = None,
-        tile_side: int | None = None,
-        tile_overlap: float = 0.25,
-        whole: list[Detection] | None = None,
-        quarter_turn: bool = False,
-        sized: SizedPasses | None = None,
+        self, bgr: np.ndarray, passes: Passes, whole: list[Detection] | None = None
     ) -> list[Detection]:
-        """Boxes in ``bgr``, from the whole photo and optionally three more passes, merged by
-        non-maximum suppression:
+        """Boxes in ``bgr`` scoring at least ``passes.score``, from the whole photo and the
+        optional passes of ``passes``, merged by non-maximum suppression (``passes.iou``):
 
         - ``zoom_out`` (e.g. 2.0): the photo shrunk that much onto a grey canvas (a close-up's
           pieces then look like the pieces of a table photo);
@@ -70,23 +61,25 @@ class DetectorPasses:
           down ones; turned, they are upright or upside down). Its boxes are kept beside the
           other passes' rather than suppressed against them: a piece boxed both ways is read
           both ways, and ``drop_repeats`` keeps the surer reading (a turned pass's box that
-          outscores the upright one may cut the index worse).
+          outscores the upright one may cut the index worse);
+        - ``sized``: the tiles' scale and the zoomed-out pass chosen from the whole pass's
+          boxes (``SizedPasses``).
 
-        ``whole``: the whole-photo pass's boxes, when already found (not run again).
-        ``sized``: the tiles' scale and the zoomed-out pass chosen from the whole pass's boxes
-        (``SizedPasses``)."""
+        ``whole``: the whole-photo pass's boxes, when already found (not run again)."""
+        conf, iou = passes.score, passes.iou
+        zoom_out, tile_side = passes.zoom_out, passes.tile_side
         detections = list(whole) if whole is not None else self.detector.detect(bgr, conf, iou)
-        if sized is not None:
-            zoom_out, tile_side = sized.choose(
+        if passes.sized is not None:
+            zoom_out, tile_side = passes.sized.choose(
                 detections, bgr.shape[:2], min(self.detector.size), zoom_out, tile_side
             )
         if zoom_out is not None:
             detections += self._zoomed_out(bgr, conf, iou, zoom_out)
         if tile_side is not None:
-            detections += self._tiled(bgr, conf, iou, tile_side, tile_overlap)
+            detections += self._tiled(bgr, conf, iou, tile_side, passes.tile_overlap)
         if zoom_out is not None or tile_side is not None:
             detections = suppress_overlaps(detections, conf, iou)
-        if quarter_turn:
+        if passes.quarter_turn:
             detections += self._quarter_turned(bgr, conf, iou)
         return detections
 

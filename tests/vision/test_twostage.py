@@ -9,7 +9,7 @@ import pytest
 
 from vision import twostage
 from vision.detector import Detection
-from vision.twostage import Looks, read_boxes, tile_starts
+from vision.twostage import Looks, Passes, read_boxes, tile_starts
 
 
 @pytest.mark.parametrize("overlap", [0.25, 0.125])
@@ -169,10 +169,10 @@ def test_detector_passes_alone_find_what_the_recogniser_finds(cards):
 
     photo = render_scene(3, size=(1400, 1050)).image
     passes = DetectorPasses(cards.detector)
-    alone = passes.detect(photo, 0.25, zoom_out=ZOOM_OUT, tile_side=TILE_SIDE)
-    full = cards.passes.detect(photo, 0.25, zoom_out=ZOOM_OUT, tile_side=TILE_SIDE)
+    alone = passes.detect(photo, Passes(0.25, zoom_out=ZOOM_OUT, tile_side=TILE_SIDE))
+    full = cards.passes.detect(photo, Passes(0.25, zoom_out=ZOOM_OUT, tile_side=TILE_SIDE))
     assert alone and [d.box for d in alone] == [d.box for d in full]
-    whole = passes.detect(photo, 0.25)
+    whole = passes.detect(photo, Passes(0.25))
     assert len(whole) < len(alone)  # the tiles find small indices the whole photo misses
 
 
@@ -195,8 +195,8 @@ def test_the_quarter_turned_pass_finds_boxes_in_the_photos_own_pixels():
     photo = np.zeros((100, 200, 3), np.uint8)
     photo[10:30, 20:60] = 255  # x 20-60, y 10-30
     passes = twostage.DetectorPasses(_Bright())
-    assert passes.detect(photo, 0.25) == []
-    found = passes.detect(photo, 0.25, quarter_turn=True)
+    assert passes.detect(photo, Passes(0.25)) == []
+    found = passes.detect(photo, Passes(0.25, quarter_turn=True))
     assert [d.box for d in found] == [(20.0, 10.0, 60.0, 30.0)]
 
 
@@ -211,7 +211,9 @@ def test_a_rotated_box_of_the_quarter_turned_pass_is_turned_back():
             ]
 
     photo = np.zeros((100, 200, 3), np.uint8)
-    upright, found = twostage.DetectorPasses(_Rotated()).detect(photo, 0.25, quarter_turn=True)
+    upright, found = twostage.DetectorPasses(_Rotated()).detect(
+        photo, Passes(0.25, quarter_turn=True)
+    )
     assert upright.box == (60.0, 30.0, 100.0, 50.0)  # the whole photo's, as found
     assert found.box == (30.0, 0.0, 50.0, 40.0)
     (cx, cy), sides, _angle = found.rotated
@@ -273,8 +275,10 @@ class _Counting:
 def test_sized_passes_skip_the_tiles_the_whole_pass_makes_needless():
     photo = np.zeros((1200, 1600, 3), np.uint8)
     detector = _Counting()
-    twostage.DetectorPasses(detector).detect(photo, 0.25, zoom_out=2.0, tile_side=1600)
+    twostage.DetectorPasses(detector).detect(photo, Passes(0.25, zoom_out=2.0, tile_side=1600))
     assert detector.runs == 1 + 1 + 9  # whole, zoomed out, nine tiles
     detector.runs = 0
-    twostage.DetectorPasses(detector).detect(photo, 0.25, zoom_out=2.0, tile_side=1600, sized=SIZED)
+    twostage.DetectorPasses(detector).detect(
+        photo, Passes(0.25, zoom_out=2.0, tile_side=1600, sized=SIZED)
+    )
     assert detector.runs == 1 + 1  # whole and zoomed out (its boxes are a close-up's)
