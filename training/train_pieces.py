@@ -15,9 +15,9 @@ run by ``training/recipes.py``):
    fine-tune on its scenes plus the first, ``detector_r3`` (cards: more epochs from
    ``detector_r2``'s best; dominoes: new scenes from low down), and for dominoes
    ``detector_obb``, a rotated-box (OBB) detector on rounds 1-3's scenes re-rendered for each
-   domino's corners, and ``detector_obb_r5`` from it on more low-camera scenes (shipped);
-   ``detector_obb_r6`` from that on busy coverings and side-by-side close-ups (look 4) runs
-   only with ``--epochs detector_obb_r6=N`` (measured, not shipped).
+   domino's corners, ``detector_obb_r5`` from it on more low-camera scenes, and
+   ``detector_obb_r6`` from that on busy coverings and side-by-side close-ups (look 4) with
+   every earlier look, look 1 weighted up (shipped).
    For cards ``detector_r4`` fine-tunes ``detector_r3`` on the letters reader's scenes (look 6:
    other languages' letters, dark faces; looks 1-5 again), only with ``--epochs
    detector_r4=N`` (measured, not shipped). ``--stage finetune`` runs a kind's
@@ -286,9 +286,7 @@ RECIPES = {
                 DetectorRound("detector_r3", 6),
                 DetectorRound("detector_obb", 8),  # rotated boxes on the scenes above
                 DetectorRound("detector_obb_r5", 5),
-                # Measured, not shipped: it finds more real dominoes but reads look 1's tables
-                # worse (models/dominoes.md); --epochs detector_obb_r6=3 runs it.
-                DetectorRound(R6_ROUND, 0),
+                DetectorRound(R6_ROUND, 2),  # look 4, look 1 weighted up (models/dominoes.md)
             ),
         ),
     ),
@@ -381,10 +379,12 @@ def _run_detector(
     epochs: int,
     seed: int,
     imgsz: int | None,
+    export_weights: str = "best",
     **extra: object,
 ) -> None:
     """One detector run of ``recipe`` (its sizes and ONNX name; ``imgsz`` overrides both, for
-    the smoke run), resumed from and written to ``work/runs/<run>``."""
+    the smoke run), resumed from and written to ``work/runs/<run>``, ``export_weights``
+    ("best" or "last") exported."""
     train_and_export(
         run.replace("_", " "),
         work / "runs" / run,
@@ -397,6 +397,7 @@ def _run_detector(
         seed,
         recipe.det_export_imgsz if imgsz is None else imgsz,
         onnx_name=recipe.detector_onnx,
+        export_weights=export_weights,
         **extra,
     )
 
@@ -503,9 +504,15 @@ def _domino_obb_labels(job: tuple[str, int, str]) -> int:
 
 
 def build_domino_obb_dataset(
-    work: Path, procs: int = 2, name: str = "det_obb", rounds=DOMINO_OBB_ROUNDS
+    work: Path,
+    procs: int = 2,
+    name: str = "det_obb",
+    rounds=DOMINO_OBB_ROUNDS,
+    copies: dict[str, int] | None = None,
 ) -> Path:
-    """``rounds``' training scenes (and their validation scenes) with rotated-box labels."""
+    """``rounds``' training scenes (and their validation scenes) with rotated-box labels.
+    ``copies``: scene sets whose training scenes are linked that many times in all (a look
+    weighted up), each copy as ``w<look><a, b, ...>_`` + the scene's name."""
     import multiprocessing
 
     root = work / name
@@ -519,7 +526,14 @@ def build_domino_obb_dataset(
                 link = root / "images" / split / f"{stem}.jpg"
                 if not link.exists():
                     link.symlink_to(meta_path.with_suffix(".jpg").resolve())
-                jobs.append((str(meta_path), look, str(root / "labels" / split / f"{stem}.txt")))
+                label = root / "labels" / split / f"{stem}.txt"
+                jobs.append((str(meta_path), look, str(label)))
+                weight = (copies or {}).get(folder, 1) if split == "train" else 1
+                for copy in "abcdefgh"[: weight - 1]:
+                    for linked in (link, label):  # the label is written below: linked ahead
+                        extra = linked.with_name(f"w{look}{copy}_{linked.name}")
+                        if not extra.is_symlink():
+                            extra.symlink_to(linked.resolve())
     started = time.time()
     with multiprocessing.get_context("spawn").Pool(procs) as pool:
         boxes = sum(pool.imap_unordered(_domino_obb_labels, jobs, chunksize=8))
@@ -614,12 +628,25 @@ def finetune_detector_obb_r5(
 def finetune_detector_obb_r6(
     recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
 ) -> None:
-    """``detector_obb_r6`` (dominoes): ``detector_obb_r5``'s best (or the shipped detector
-    rebuilt) at the same rate on the ``synth_r6`` scenes (look 4: busy coverings, side-by-side
-    close-ups) with those of every round before: trained on looks 3 and 4 only, it lost look
-    1's small dominoes (models/dominoes.md)."""
+    """``detector_obb_r6`` (dominoes, shipped): ``detector_obb_r5``'s best (or the shipped
+    detector rebuilt) at the same rate on the ``synth_r6`` scenes (look 4: busy coverings,
+    side-by-side close-ups) with those of every round before, look 1's three times (with
+    look 1 once it lost look 1's small dominoes; models/dominoes.md), its last epoch exported
+    (the best on the validation scenes of every look; ultralytics' best by mAP was the first)."""
     rounds = (*DOMINO_OBB_ROUNDS, (R5_SYNTH, 3), (R6_SYNTH, 4))
-    _finetune_obb(recipe, work, out, epochs, seed, imgsz, procs, "detector_obb_r5", rounds)
+    _finetune_obb(
+        recipe,
+        work,
+        out,
+        epochs,
+        seed,
+        imgsz,
+        procs,
+        "detector_obb_r5",
+        rounds,
+        copies={"synth": 3},
+        export_weights="last",
+    )
 
 
 def _finetune_obb(
@@ -632,15 +659,18 @@ def _finetune_obb(
     procs: int,
     start_run: str,
     rounds: tuple[tuple[str, int], ...],
+    copies: dict[str, int] | None = None,
+    export_weights: str = "best",
 ) -> None:
     """The rotated-box round that follows ``start_run`` (``OBB_FINETUNES``), from its best
-    checkpoint (or the shipped detector rebuilt), on ``rounds`` ((folder, look), ...)."""
+    checkpoint (or the shipped detector rebuilt), on ``rounds`` ((folder, look), ...), some
+    sets weighted up (``copies``, ``build_domino_obb_dataset``)."""
     run = OBB_FINETUNES[start_run]
     for folder, _look in rounds:  # made here when ``--stage finetune`` runs on a fresh checkout
         s = recipe.stages.scene_set(folder)
         generate(work, s.scenes, s.val, seed + s.seed_offset, name=s.folder, renderer=s.renderer)
     name = run.replace("detector_", "det_")  # det_obb_r5, det_obb_r6
-    data_yaml = build_domino_obb_dataset(work, procs, name=name, rounds=rounds)
+    data_yaml = build_domino_obb_dataset(work, procs, name=name, rounds=rounds, copies=copies)
     start = _best_or_shipped(recipe, work, start_run, out, data_yaml, imgsz)
     _run_detector(
         recipe,
@@ -652,6 +682,7 @@ def _finetune_obb(
         epochs,
         seed,
         imgsz,
+        export_weights,
         **{**rotated_round(work), "pretrained": True, "lr0": 0.0005, "warmup_epochs": 0.5},
     )
 
@@ -759,8 +790,8 @@ def main(argv: list[str] | None = None) -> int:
         "--stage",
         choices=("all", "generate", "detector", "finetune", "reader", "reader-finetune"),
         default="all",
-        help="finetune: only the dominoes' last detector round (detector_obb_r5, or "
-        "detector_obb_r6 with --epochs detector_obb_r6=N), from the round before's best.pt or "
+        help="finetune: only the dominoes' last detector round (detector_obb_r6; "
+        "detector_obb_r5 with --epochs detector_obb_r6=0), from the round before's best.pt or "
         "the shipped detector; reader-finetune: the reader in --out "
         "fine-tuned (cards: c7 on index letters, the letters reader; dominoes: d4 on looks "
         "3 and 4)",

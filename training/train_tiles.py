@@ -206,10 +206,12 @@ def train_and_export(
     seed: int,
     export_imgsz: int,
     onnx_name: str = "tile_detector.onnx",
+    export_weights: str = "best",
     **extra: object,
 ) -> None:
     """Train a one-class detector from ``start_from`` (a model yaml or weights), resuming
-    from ``run_dir``'s last checkpoint; record the training time; export ``out / onnx_name``.
+    from ``run_dir``'s last checkpoint; record the training time; export ``out / onnx_name``
+    from ``export_weights`` ("best": the epoch of the best validation fitness; "last").
     ``extra`` holds the stage's own training arguments (optimizer, learning rate, epochs of
     mosaic)."""
     from training.offline import prepare
@@ -250,7 +252,7 @@ def train_and_export(
         )
     if not (run_dir / "done").exists():  # training time, kept for the model card
         (run_dir / "done").write_text(f"{time.time() - start:.0f}\n")
-    exported = YOLO(str(best)).export(
+    exported = YOLO(str(run_dir / "weights" / f"{export_weights}.pt")).export(
         format="onnx", imgsz=export_imgsz, simplify=False, opset=17, dynamic=False
     )
     out.mkdir(parents=True, exist_ok=True)

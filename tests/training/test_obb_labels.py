@@ -51,3 +51,27 @@ def test_a_real_tiles_corners_are_recovered_from_its_box_and_edges(angle):
     assert cv2.contourArea(quad) == pytest.approx(70 * 96, rel=0.08)
     dist = np.linalg.norm(quad[:, None] - truth[None], axis=2).min(1)
     assert dist.max() < 6
+
+
+def test_a_weighted_up_scene_set_is_linked_that_many_times_in_training_only(tmp_path):
+    from training.train_pieces import DOMINO_RENDERERS, build_domino_obb_dataset
+    from training.train_tiles import generate
+
+    generate(tmp_path, 1, 1, 5, procs=1, name="synth", renderer=DOMINO_RENDERERS[1], quiet=True)
+    generate(tmp_path, 1, 0, 6, procs=1, name="synth_r2", renderer=DOMINO_RENDERERS[2], quiet=True)
+    rounds = (("synth", 1), ("synth_r2", 2))
+    root = build_domino_obb_dataset(tmp_path, 1, "det", rounds, copies={"synth": 3}).parent
+
+    def names(sub: str, split: str) -> list[str]:
+        return sorted(p.name for p in (root / sub / split).iterdir())
+
+    assert names("images", "train") == [
+        "synth_00000.jpg",
+        "synth_r2_00000.jpg",
+        "w1a_synth_00000.jpg",
+        "w1b_synth_00000.jpg",
+    ]
+    assert names("labels", "train") == [n.replace(".jpg", ".txt") for n in names("images", "train")]
+    assert names("images", "val") == ["synth_00000.jpg"]
+    label = (root / "labels" / "train" / "synth_00000.txt").read_text()
+    assert label and (root / "labels" / "train" / "w1b_synth_00000.txt").read_text() == label
