@@ -10,8 +10,16 @@ from training.turn_crops import crop_turn, fold, scene_crops
 
 @pytest.mark.parametrize(
     ("theta", "sideways", "turn"),
-    [(0.0, False, 0), (10.0, False, 0), (180.0, False, 2), (-170.0, False, 2), (90.0, False, 3),
-     (-90.0, False, 1), (0.0, True, 1), (90.0, True, 0)],
+    [
+        (0.0, False, 0),
+        (10.0, False, 0),
+        (180.0, False, 2),
+        (-170.0, False, 2),
+        (90.0, False, 3),
+        (-90.0, False, 1),
+        (0.0, True, 1),
+        (90.0, True, 0),
+    ],
 )
 def test_the_turn_a_crop_shows(theta: float, sideways: bool, turn: int) -> None:
     assert -45 <= fold(theta) < 45
