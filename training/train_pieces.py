@@ -515,6 +515,9 @@ def build_domino_obb_dataset(
     weighted up), each copy as ``w<look><a, b, ...>_`` + the scene's name."""
     import multiprocessing
 
+    copy_names = "abcdefgh"
+    if max((copies or {}).values(), default=1) > len(copy_names) + 1:
+        raise ValueError(f"at most {len(copy_names) + 1} copies of a scene set: {copies}")
     root = work / name
     jobs = []
     for folder, look in rounds:
@@ -529,7 +532,7 @@ def build_domino_obb_dataset(
                 label = root / "labels" / split / f"{stem}.txt"
                 jobs.append((str(meta_path), look, str(label)))
                 weight = (copies or {}).get(folder, 1) if split == "train" else 1
-                for copy in "abcdefgh"[: weight - 1]:
+                for copy in copy_names[: weight - 1]:
                     for linked in (link, label):  # the label is written below: linked ahead
                         extra = linked.with_name(f"w{look}{copy}_{linked.name}")
                         if not extra.is_symlink():

@@ -75,3 +75,10 @@ def test_a_weighted_up_scene_set_is_linked_that_many_times_in_training_only(tmp_
     assert names("images", "val") == ["synth_00000.jpg"]
     label = (root / "labels" / "train" / "synth_00000.txt").read_text()
     assert label and (root / "labels" / "train" / "w1b_synth_00000.txt").read_text() == label
+
+
+def test_more_copies_than_can_be_named_are_refused(tmp_path):
+    from training.train_pieces import build_domino_obb_dataset
+
+    with pytest.raises(ValueError, match="at most 9 copies"):
+        build_domino_obb_dataset(tmp_path, 1, "det", (("synth", 1),), copies={"synth": 10})
