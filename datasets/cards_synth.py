@@ -23,8 +23,10 @@ Labels (choices, also in docs/choices/cards-synth.md):
 
 - card labels ``AH``..``KS``, ``10D``, ``JK`` (the names of ``scorer.pieces.parse_card``);
 - a corner index is labelled when at least ``CORNER_MIN_VISIBLE`` (90 %) of its box is
-  visible (not hidden by a card, chip or clutter, not cut by the photo's edge) and its box is
-  at least ``MIN_CORNER_PX`` pixels on its short side;
+  visible (not hidden by a card, chip or clutter, not cut by the photo's edge), or at least
+  ``READABLE_HALF_VISIBLE`` (60 %) of each half, rank and suit (an index covered from the side,
+  as in a tight fan, whose rank and suit both still show), and its box is at least
+  ``MIN_CORNER_PX`` pixels on its short side;
 - a face-up card is reported when it has a labelled corner or at least ``CARD_MIN_VISIBLE``
   (50 %) of its face is visible; face-down cards are never reported (``face_down`` keeps
   their quads for tests).
@@ -60,8 +62,11 @@ from meldcam.vocabulary import CARD_SUITS as SUITS
 from meldcam.vocabulary import INDEX_LETTERS, card_name
 
 CORNER_MIN_VISIBLE = 0.9
-# An index at least this visible, but under CORNER_MIN_VISIBLE, is partly shown: never a
-# training label, but calibration judges a reading of it by its card's label.
+# Or labelled when at least this share of each half of its box (the rank's, the suit's) shows:
+# a tight fan covers the side of each index, and a player still reads its rank and suit.
+READABLE_HALF_VISIBLE = 0.6
+# An index at least this visible, but not labelled, is partly shown: never a training label,
+# but calibration judges a reading of it by its card's label.
 CORNER_PARTLY_SHOWN = 0.2
 CARD_MIN_VISIBLE = 0.5
 MIN_CORNER_PX = 5
@@ -745,9 +750,12 @@ def _scene_layout(
     card_w: int,
     aspect: float,
     face_down_hands: bool = False,
+    tight_fans: bool = False,
 ) -> list[Placement | tuple[str, float, float, float]]:
     """Groups of cards and clutter over a ``w`` x ``h`` table; clutter as (kind, x, y, size).
-    ``face_down_hands`` (look 5): also players' hands lying face down, spread in a row."""
+    ``face_down_hands`` (look 5): also players' hands lying face down, spread in a row;
+    ``tight_fans``: one to three hands of 7-13 cards fanned 3.5-9 degrees a card, as players
+    hold a Gin or rummy hand (each index shows just its rank and suit)."""
     card_h = card_w * aspect
     scene_turn = rng.uniform(-20, 20) if rng.random() < 0.6 else rng.uniform(-180, 180)
     items: list[Placement | tuple[str, float, float, float]] = []
@@ -772,10 +780,11 @@ def _scene_layout(
             for label in deal(int(rng.integers(1, 5))):
                 a = angle + rng.normal(0, 12)
                 items.append(Placement(x2 + rng.normal(0, 6), y2 + rng.normal(0, 6), a, label))
-    for _ in range(int(rng.choice([0, 1, 1, 2]))):  # fanned hands
+    hands = int(rng.integers(1, 4)) if tight_fans else int(rng.choice([0, 1, 1, 2]))
+    for _ in range(hands):  # fanned hands
         x, y = spot()
-        n = int(rng.integers(3, 14))
-        step = rng.uniform(5, 16)
+        n = int(rng.integers(7, 14)) if tight_fans else int(rng.integers(3, 14))
+        step = rng.uniform(3.5, 9) if tight_fans else rng.uniform(5, 16)
         radius = card_h * rng.uniform(0.4, 1.3)
         turn = scene_turn + rng.normal(0, 15) if rng.random() < 0.6 else rng.uniform(-180, 180)
         hand = deal(n)
@@ -915,6 +924,22 @@ def _compose(
     return ids, drawn
 
 
+def index_halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two halves of an index's quad (4 points, clockwise from its top-left as printed):
+    the rank's and the suit's, in either order."""
+    left, right = (quad[0] + quad[3]) / 2, (quad[1] + quad[2]) / 2
+    return np.stack([quad[0], quad[1], right, left]), np.stack([left, right, quad[2], quad[3]])
+
+
+def _readable(ids: np.ndarray, quad: np.ndarray, i: int, seen: float) -> bool:
+    """Whether piece ``i``'s index at ``quad``, ``seen`` visible, is labelled."""
+    if seen >= CORNER_MIN_VISIBLE:
+        return True
+    if seen < READABLE_HALF_VISIBLE:
+        return False
+    return all(visible_share(ids, half, i) >= READABLE_HALF_VISIBLE for half in index_halves(quad))
+
+
 def _labels(
     ids: np.ndarray, drawn: list[_Drawn], transform
 ) -> tuple[
@@ -944,7 +969,7 @@ def _labels(
                 continue
             x1, y1 = np.clip(q.min(axis=0), 0, [w, h])
             x2, y2 = np.clip(q.max(axis=0), 0, [w, h])
-            (corners if seen >= CORNER_MIN_VISIBLE else partial).append(
+            (corners if _readable(ids, q, i, seen) else partial).append(
                 CornerIndex(
                     name,
                     (float(x1), float(y1), float(x2), float(y2)),
@@ -981,13 +1006,15 @@ def render_scene(
     look: int = 1,
     letter_sets: tuple[str, ...] = tuple(INDEX_LETTERS),
     dark_faces: bool = False,
+    tight_fans: bool = False,
 ) -> CardScene:
     """A BGR photo of cards on a table and its labels, all from one seed. ``look=2``: decks
     printed in more fonts with jittered lettering; ``look=3``: and flat-topped 3s;
     ``look=4``: pips near the indices, busy court art, fine backs (``random_style``);
     ``look=5``: look 4 with real decks' diamond backs and hands lying face down; ``look=6``:
     look 5 with decks in other languages' index letters (from ``letter_sets``) and dark faces
-    (every deck's with ``dark_faces``)."""
+    (every deck's with ``dark_faces``). ``tight_fans``: hands held or laid in tight fans
+    (``_scene_layout``)."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
@@ -1001,7 +1028,9 @@ def render_scene(
     ]
     card_w = int(rng.uniform(0.065, 0.17) * max(w, h))
     deck = shuffled_deck(rng, decks=1 if rng.random() < 0.6 else 2, jokers=int(rng.integers(0, 5)))
-    items = _scene_layout(rng, deck, w, h, card_w, styles[0].aspect, face_down_hands=look >= 5)
+    items = _scene_layout(
+        rng, deck, w, h, card_w, styles[0].aspect, face_down_hands=look >= 5, tight_fans=tight_fans
+    )
     items = [
         Placement(p.cx + pad, p.cy + pad, p.angle, p.label)
         if isinstance(p, Placement)
@@ -1031,10 +1060,12 @@ def render_test_layout(
     seed: int = 7,
     face_down: int = 0,
     dark_faces: bool = False,
+    fan_step: float = 12.0,
 ) -> CardScene:
     """A clean, fully specified photo for tests and benchmarks.
 
-    ``layout="fan"``: a hand fanned 12 degrees a card (each top-left index shows);
+    ``layout="fan"``: a hand fanned ``fan_step`` degrees a card (at 12 each top-left index
+    shows whole; at 5, a tight fan, only its left part);
     ``"row"``: overlapped sideways by 40 % of a card; ``"apart"``: side by side, both
     indices of every card showing. ``face_down`` backs lie to the right, not overlapping.
     ``dark_faces``: a deck with dark faces printed in light inks.
@@ -1049,14 +1080,14 @@ def render_test_layout(
     margin = int(card_w * 0.6)
     if layout == "fan":
         radius = card_h * 1.1
-        spread = math.radians(12 * (n - 1) / 2) + 0.5
+        spread = math.radians(fan_step * (n - 1) / 2) + 0.5
         width = int(2 * (radius + card_h / 2) * math.sin(min(spread, math.pi / 2))) + card_w
         height = int(radius + card_h) + 2 * margin
         placements = fan(
             list(labels),
             width / 2 + margin,
             margin + card_h / 2 + radius,
-            12.0,
+            fan_step,
             radius,
         )
         width += 2 * margin

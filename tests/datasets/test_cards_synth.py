@@ -1,4 +1,4 @@
-"""The synthetic card generator: reproducible, valid labels, corners labelled only when visible."""
+"""The synthetic card generator: reproducible, valid labels, corners labelled only when readable."""
 
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ from datasets.cards_synth import (
     CORNER_MIN_VISIBLE,
     FINE_BACKS,
     JOKER,
+    READABLE_HALF_VISIBLE,
     all_labels,
     flat_three_fonts,
+    index_halves,
     index_stamp,
     random_style,
     rank_fonts,
@@ -67,7 +69,7 @@ def test_every_label_valid_and_every_box_inside_the_photo(scenes):
             for corner in card.corners:
                 x1, y1, x2, y2 = corner.box
                 assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 480
-                assert corner.visible >= CORNER_MIN_VISIBLE
+                assert corner.visible >= READABLE_HALF_VISIBLE
                 # The index lies on its own card, near one of the card's corners.
                 centre = ((x1 + x2) / 2, (y1 + y2) / 2)
                 assert _inside(centre, card.quad)
@@ -95,7 +97,7 @@ def test_any_seed_gives_valid_labels_inside_the_photo(seed):
         for corner in card.corners:
             x1, y1, x2, y2 = corner.box
             assert 0 <= x1 < x2 <= 320 and 0 <= y1 < y2 <= 240
-            assert corner.visible >= CORNER_MIN_VISIBLE
+            assert corner.visible >= READABLE_HALF_VISIBLE
 
 
 def test_scenes_hold_fans_melds_and_face_down_cards():
@@ -132,18 +134,18 @@ def test_overlapped_row_hides_bottom_right_indices_and_apart_shows_both():
 
 
 def test_partly_shown_indices_are_kept_apart_from_the_labelled_ones():
-    """Indices 20-90 % visible are a card's ``partial`` ones (never training labels: the
-    scene's corner labels are only the labelled indices); a card showing only such an index
-    and under half its face is ``partly_shown``, not one of the scene's cards."""
+    """Indices 20-90 % visible and not readable are a card's ``partial`` ones (never training
+    labels: the scene's corner labels are only the labelled indices); a card showing only such
+    an index and under half its face is ``partly_shown``, not one of the scene's cards."""
     from datasets.cards_synth import CARD_MIN_VISIBLE, CORNER_PARTLY_SHOWN
 
     partial = partly_shown = 0
-    for seed in range(10, 22):
+    for seed in range(10, 26):
         scene = render_scene(seed, size=(640, 480))
         labelled = [(c.label, list(k.box)) for c in scene.cards for k in c.corners]
         assert scene.corner_labels() == labelled
         for card in scene.cards:
-            assert all(k.visible >= CORNER_MIN_VISIBLE for k in card.corners)
+            assert all(k.visible >= READABLE_HALF_VISIBLE for k in card.corners)
             assert all(CORNER_PARTLY_SHOWN <= k.visible < CORNER_MIN_VISIBLE for k in card.partial)
             partial += len(card.partial)
         for card in scene.partly_shown:
@@ -353,3 +355,58 @@ def test_look_6_scenes_of_some_letter_sets_are_the_same_cards_as_of_all():
                 label for label, _box in every.corner_labels()
             ]
             assert [c.quad for c in some.cards] == [c.quad for c in every.cards]
+
+
+def _covered_index(cover: str, share: float) -> tuple[np.ndarray, np.ndarray]:
+    """Piece 0's 40 x 60 px index at (20, 20) with ``share`` of it covered by piece 1 from the
+    ``cover`` side ("right" or "bottom"): (ids, quad)."""
+    ids = np.zeros((100, 100), np.int32)
+    if cover == "right":
+        ids[:, 60 - round(40 * share) :] = 1
+    else:
+        ids[80 - round(60 * share) :, :] = 1
+    quad = np.array([[20, 20], [60, 20], [60, 80], [20, 80]], np.float32)
+    return ids, quad
+
+
+@pytest.mark.parametrize(
+    ("cover", "share", "readable"),
+    [
+        ("right", 0.05, True),  # 95 % visible
+        ("right", 0.3, True),  # a tight fan: rank and suit each 70 % visible
+        ("right", 0.45, False),  # each half 55 % visible
+        ("bottom", 0.3, False),  # 70 % visible, but the suit's half only 40 %
+        ("bottom", 0.08, True),  # 92 % visible
+    ],
+)
+def test_an_index_is_labelled_when_its_rank_and_suit_both_show(cover, share, readable):
+    from datasets.cards_synth import _readable
+    from datasets.tiles_synth import visible_share
+
+    ids, quad = _covered_index(cover, share)
+    seen = visible_share(ids, quad, 0)
+    assert _readable(ids, quad, 0, seen) is readable
+
+
+def test_index_halves_split_rank_from_suit_on_a_turned_index():
+    quad = np.array([[10, 0], [20, 10], [0, 30], [-10, 20]], np.float32)  # turned 45 degrees
+    top, bottom = index_halves(quad)
+    assert np.allclose(top, [[10, 0], [20, 10], [10, 20], [0, 10]])
+    assert np.allclose(bottom, [[0, 10], [10, 20], [0, 30], [-10, 20]])
+
+
+def test_a_tight_fan_labels_indices_covered_from_the_side():
+    """Fanned 5 degrees a card, most indices show only their left part (under 90 % of the
+    box) and are still labelled; fanned 12 degrees, every one shows whole."""
+    hand = ["AS", "2H", "3C", "4D", "5S", "6H", "7C", "8D", "9S", "10H", "JC", "QD", "KS"]
+    tight = render_test_layout(hand, layout="fan", card_w=150, fan_step=5.0)
+    side_covered = [k for c in tight.cards for k in c.corners if k.visible < CORNER_MIN_VISIBLE]
+    assert len(tight.cards) >= 10 and len(side_covered) >= 4
+    loose = render_test_layout(hand, layout="fan", card_w=150, fan_step=12.0)
+    assert [c.label for c in loose.cards] == hand
+    assert all(k.visible >= CORNER_MIN_VISIBLE for c in loose.cards for k in c.corners)
+
+
+def test_tight_fan_scenes_hold_hands_of_at_least_seven_cards():
+    fans = [render_scene(seed, size=(640, 480), look=5, tight_fans=True) for seed in range(4)]
+    assert all(len(s.cards) + len(s.partly_shown) >= 7 for s in fans)
