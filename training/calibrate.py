@@ -9,7 +9,8 @@ right at least 99.5 % of the time. The threshold is chosen here:
    about 35, 17 and 20 minutes on 2 cores) scenes rendered by the kind's generators from
    seeds ``CALIBRATION_SEED * 1_000_003 + i`` (the training's scheme, with a base seed no
    training uses: the training's base seeds are 20261129-20261161), spread evenly over the renderers
-   (``DEFAULT_RENDERERS``: tiles' tables and racks, dominoes' looks 1-3, cards' looks 1-5).
+   (``DEFAULT_RENDERERS``: tiles' tables and racks, dominoes' looks 1-3, cards' looks 1-5;
+   ``card_fans_scene``, hands in tight fans, by ``--renderer``).
    The tile and domino renderers give every piece the photo shows, the partly shown ones (a
    tile under 60 % visible, a domino with a half or a pip hidden: not labelled for training)
    too, so that a reading of one is judged against its true label rather than counted as a
@@ -20,8 +21,9 @@ right at least 99.5 % of the time. The threshold is chosen here:
    the unmatched true piece whose box overlaps theirs most, at IoU >= 0.5 (``match``). A piece
    is right when it took a true piece of its label; a piece that took none is wrong (a piece
    found where there is none, or found twice). Cards are matched by their corner indices: a
-   card read is the true card one of whose index boxes (labelled, >= 90 % visible, or partly
-   shown, 20-90 %: the generator's ``CardScene.partly_shown``, as for tiles and dominoes) one of
+   card read is the true card one of whose index boxes (labelled: >= 90 % visible, or its rank
+   and suit both showing; or partly shown, at least 20 % visible: the generator's
+   ``CardScene.partly_shown``, as for tiles and dominoes) one of
    its own index boxes (``corners``) overlaps at IoU >= 0.5. So two cards of one label (two
    decks) stay two, and a card read from a partly shown index is judged by its label; one read
    from an index under 20 % visible counts as wrong.
@@ -256,6 +258,15 @@ def card_scene(seed: int, look: int = 1):
     from datasets.cards_synth import render_scene
 
     scene = render_scene(seed, look=look)
+    return scene.image, _card_truth(scene)
+
+
+def card_fans_scene(seed: int):
+    """A look-5 card scene with hands in tight fans, and its cards as ``card_scene`` gives them:
+    players photograph the hands they hold."""
+    from datasets.cards_synth import render_scene
+
+    scene = render_scene(seed, look=5, tight_fans=True)
     return scene.image, _card_truth(scene)
 
 

@@ -20,9 +20,10 @@ run by ``training/recipes.py``):
    every earlier look, look 1 weighted up (shipped).
    For cards ``detector_r4`` fine-tunes ``detector_r3`` on the letters reader's scenes (look 6:
    other languages' letters, dark faces; looks 1-5 again), only with ``--epochs
-   detector_r4=N`` (measured, not shipped). ``--stage finetune`` runs a kind's
-   last round alone, from the round before's ``best.pt`` or, on a fresh checkout, from the
-   shipped detector (``recover``, its batch norms fitted to the round's photos);
+   detector_r4=N`` (measured, not shipped), and ``detector_fans`` fine-tunes ``detector_r3`` on
+   hands in tight fans (measured, not shipped). ``--stage finetune`` runs a kind's last round
+   (or ``--round NAME``) alone, from the round before's ``best.pt`` or, on a fresh checkout,
+   from the shipped detector (``recover``, its batch norms fitted to the round's photos);
 3. ``reader``: small CNNs on crops cut square to each detected box (``vision/crops.py``), with
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
    ``--stage reader-finetune``: the reader in ``--out`` rebuilt and fine-tuned, shipped, so
@@ -69,6 +70,8 @@ R4_ROUND = "detector_r4"
 R5_SYNTH = "synth_r5"
 R6_SYNTH = "synth_r6"
 R6_ROUND = "detector_obb_r6"
+FANS_SYNTH = "synth_fans"  # cards: hands in tight fans
+FANS_ROUND = "detector_fans"
 READER_SYNTH = "synth_reader"  # scenes rendered for the reader only (its first reader look)
 
 
@@ -157,6 +160,15 @@ def render_cards_backs(seed: int):
     return scene.image, scene.corner_labels()
 
 
+def render_cards_fans(seed: int):
+    """Look 5 with one to three hands of 7-13 cards in tight fans (3.5-9 degrees a card), each
+    index showing just its rank and suit: the indices the earlier looks left unlabelled."""
+    from datasets.cards_synth import render_scene
+
+    scene = render_scene(seed, look=5, tight_fans=True)
+    return scene.image, scene.corner_labels()
+
+
 def render_cards_letters(seed: int, letter_sets: str = "", dark_faces: bool = False):
     """Look 5 with decks in other languages' index letters and dark faces (``look=6``);
     ``letter_sets`` ("pl,de", as a renderer's ``@ARG``) limits the languages drawn, for a
@@ -239,6 +251,7 @@ CARD_RENDERERS = {
     )
 }
 LETTERS_RENDERER = "training.train_pieces:render_cards_letters"
+FANS_RENDERER = "training.train_pieces:render_cards_fans"
 # The card reader's fine-tune (``--stage reader-finetune``, recipe "c7"): look 6 (index letters
 # of four languages, dark faces) and fresh scenes of looks 1-5, so that nothing is forgotten.
 # Generated only by that stage; the French letters are a set of their own, so that a reader
@@ -318,6 +331,9 @@ RECIPES = {
                 *_with_test(f"{READER_SYNTH}4", CARD_RENDERERS["backs"], 800, 29, "test_reader4"),
                 *CARD_FINETUNE_SETS,
                 SceneSet(R4_SYNTH, f"{LETTERS_RENDERER}@en,pl,de", 0, 40, 51, for_round=R4_ROUND),
+                # hands in tight fans, each index showing just its rank and suit
+                SceneSet(FANS_SYNTH, FANS_RENDERER, 500, 40, 55, for_round=FANS_ROUND),
+                SceneSet("test_fans", FANS_RENDERER, 0, 60, 57),
             ),
             rounds=(
                 DetectorRound("detector", 12),
@@ -327,6 +343,10 @@ RECIPES = {
                 # Measured, not shipped: no better on look 6, a little worse on the real photos
                 # (models/cards.md); --epochs detector_r4=6 --stage finetune runs it.
                 DetectorRound(R4_ROUND, 0),
+                # Measured, not shipped: tight fans with looks 1-5 again, from round 3
+                # (models/cards.md, "Tight fans"); --stage finetune --round detector_fans
+                # --epochs detector_fans=3 runs it.
+                DetectorRound(FANS_ROUND, 0),
             ),
         ),
         negative_tile_side=cards.TILE_SIDE,
@@ -601,9 +621,49 @@ def finetune_detector_r4(
     Rounds 1-3 saw look 1 only, and boxed few indices of dark-faced decks. The French letters
     stay out, as they do for the letters reader."""
     sets = [s for s in CARD_FINETUNE_SETS if not s.renderer.endswith("@fr")]
-    for s in (*sets, recipe.stages.scene_set(R4_SYNTH)):
+    data_yaml = _card_round_dataset(recipe, work, seed, "det_r4", sets, R4_SYNTH)
+    start = _best_or_shipped(recipe, work, "detector_r3", out, data_yaml, imgsz)
+    _finetune(recipe, work, R4_ROUND, start, data_yaml, out, epochs, seed, imgsz, 0.00025)
+
+
+def finetune_detector_fans(
+    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
+) -> None:
+    """``detector_fans`` (cards, measured, not shipped): ``detector_r3``'s best (or the
+    shipped detector rebuilt) on hands in tight fans (``synth_fans``) and fresh scenes of looks
+    1-5, every index labelled by the readable-index rule (``datasets.cards_synth``), validated
+    on ``synth_fans``; its last epoch exported. Rounds 1-3 learned that an index covered from the
+    side is no index: a tight fan's cards went missing."""
+    looks = [s for s in CARD_FINETUNE_SETS if s.folder.startswith("finetune_look")]
+    fans = recipe.stages.scene_set(FANS_SYNTH)
+    data_yaml = _card_round_dataset(recipe, work, seed, "det_fans", [fans, *looks], FANS_SYNTH)
+    start = _best_or_shipped(recipe, work, "detector_r3", out, data_yaml, imgsz)
+    _run_detector(
+        recipe,
+        FANS_ROUND,
+        work,
+        str(start),
+        data_yaml,
+        out,
+        epochs,
+        seed,
+        imgsz,
+        "last",
+        optimizer="AdamW",
+        lr0=0.0005,
+        lrf=0.1,
+        warmup_epochs=0.5,
+    )
+
+
+def _card_round_dataset(
+    recipe: KindRecipe, work: Path, seed: int, name: str, sets: list[SceneSet], val: str
+) -> Path:
+    """A card detector round's YOLO set ``work / name``: the training scenes of ``sets`` and the
+    validation scenes of ``val``, each made here unless made already."""
+    for s in (*sets, recipe.stages.scene_set(val)):
         generate(work, s.scenes, s.val, seed + s.seed_offset, name=s.folder, renderer=s.renderer)
-    root = work / "det_r4"
+    root = work / name
     for split in ("train", "val"):
         for sub in ("images", "labels"):
             (root / sub / split).mkdir(parents=True, exist_ok=True)
@@ -611,11 +671,9 @@ def finetune_detector_r4(
         for image, pieces in synth_items(work, "train", s.folder):
             stem = f"f{index}_{image.stem}"
             _write_yolo(root / "images" / "train", root / "labels" / "train", stem, image, pieces)
-    for image, pieces in synth_items(work, "val", R4_SYNTH):
+    for image, pieces in synth_items(work, "val", val):
         _write_yolo(root / "images" / "val", root / "labels" / "val", image.stem, image, pieces)
-    data_yaml = write_data_yaml(root, recipe.class_name)
-    start = _best_or_shipped(recipe, work, "detector_r3", out, data_yaml, imgsz)
-    _finetune(recipe, work, R4_ROUND, start, data_yaml, out, epochs, seed, imgsz, 0.00025)
+    return write_data_yaml(root, recipe.class_name)
 
 
 def finetune_detector_obb_r5(
@@ -692,6 +750,8 @@ def _finetune_obb(
 
 # The rotated-box fine-tunes, each named by the round it starts from.
 OBB_FINETUNES = {"detector_obb": "detector_obb_r5", "detector_obb_r5": R6_ROUND}
+# The rounds ``--stage finetune`` runs alone.
+FINETUNE_ROUNDS = (*OBB_FINETUNES.values(), R4_ROUND, FANS_ROUND)
 
 
 def _add_round1_scenes(work: Path, root: Path) -> None:
@@ -793,9 +853,9 @@ def main(argv: list[str] | None = None) -> int:
         "--stage",
         choices=("all", "generate", "detector", "finetune", "reader", "reader-finetune"),
         default="all",
-        help="finetune: only the dominoes' last detector round (detector_obb_r6; "
-        "detector_obb_r5 with --epochs detector_obb_r6=0), from the round before's best.pt or "
-        "the shipped detector; reader-finetune: the reader in --out "
+        help="finetune: only the last detector round (dominoes: detector_obb_r6; "
+        "detector_obb_r5 with --epochs detector_obb_r6=0) or --round's, from the round before's "
+        "best.pt or the shipped detector; reader-finetune: the reader in --out "
         "fine-tuned (cards: c7 on index letters, the letters reader; dominoes: d4 on looks "
         "3 and 4)",
     )
@@ -804,6 +864,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="reader-finetune: an index letter set left out, for the leave-one-out table "
         "(default: the recipe's, cards fr; 'none': none)",
+    )
+    parser.add_argument(
+        "--round",
+        default=None,
+        help="finetune: the fine-tune round to run, with its --epochs (default: the last round "
+        f"that runs); one of {', '.join(FINETUNE_ROUNDS)}",
     )
     parser.add_argument("--seed", type=int, default=SEED)
     add_recipe_arguments(parser, [recipe.stages for recipe in RECIPES.values()])
@@ -832,6 +898,7 @@ def main(argv: list[str] | None = None) -> int:
         "detector_obb_r5": finetune_detector_obb_r5,
         R6_ROUND: finetune_detector_obb_r6,
         R4_ROUND: finetune_detector_r4,
+        FANS_ROUND: finetune_detector_fans,
     }
 
     def trainer(name: str):
@@ -840,10 +907,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage in ("all", "detector"):
         train_rounds(stages, work, args.out, {name: trainer(name) for name in trainers})
     if args.stage == "finetune":
-        last = stages.rounds_run()[-1:]
-        if not last or last[0].name not in (*OBB_FINETUNES.values(), R4_ROUND):
-            parser.error(f"--stage finetune: {args.kind} has no fine-tune round")
-        trainer(last[0].name)(args.out, last[0].epochs)
+        if args.round is None:
+            chosen = stages.rounds_run()[-1:]
+        else:
+            chosen = tuple(r for r in stages.rounds if r.name == args.round)
+        if not chosen or chosen[0].name not in FINETUNE_ROUNDS:
+            parser.error(f"--stage finetune: {args.kind} has no fine-tune round {args.round or ''}")
+        if chosen[0].epochs <= 0:
+            parser.error(f"--stage finetune: give {chosen[0].name} epochs (--epochs NAME=N)")
+        trainer(chosen[0].name)(args.out, chosen[0].epochs)
     if args.stage in ("all", "reader"):
         from training.classifier import export_classifier, train_classifier
         from training.readers import READER_SPECS

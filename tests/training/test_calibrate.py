@@ -174,6 +174,12 @@ def test_a_renderer_spec_names_a_function_and_a_look():
         renderer("training.calibrate:no_such_renderer")
 
 
+def test_tight_fan_scenes_are_a_renderer_of_their_own():
+    image, truth = renderer("training.calibrate:card_fans_scene")(3)
+    assert image.ndim == 3 and len(truth) >= 7  # at least one hand of 7 or more
+    assert all(boxes for _label, boxes in truth)
+
+
 def test_a_deck_letters_reader_is_calibrated_on_every_letter_set_it_reads():
     """``--set pl``: the card letters reader's threshold, on scenes of decks printing each set
     that reader reads (a family each); no set: the kind's own renderers."""

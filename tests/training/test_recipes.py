@@ -111,6 +111,16 @@ def test_the_shipped_domino_and_card_recipes():
     asked = cards.with_changes({"detector_r4": 6})
     assert asked.rounds_run()[-1].name == "detector_r4"
     assert ("synth_r4", 0, 40, 51) in _seeds(asked)
+    # the measured, unshipped round on tight fans: its scenes only when asked, its test always
+    made = _seeds(cards)
+    assert ("test_fans", 0, 60, 57) in made and "synth_fans" not in [f for f, *_ in made]
+    fans = cards.scene_set("synth_fans")
+    assert (fans.scenes, fans.val, fans.seed_offset, fans.for_round) == (
+        500,
+        40,
+        55,
+        "detector_fans",
+    )
     offsets = [s.seed_offset for s in cards.scene_sets]
     assert len(offsets) == len(set(offsets))  # no two card sets share their scenes' seeds
     looks = RECIPES["cards"].reader_looks()
@@ -137,3 +147,21 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     assert cards.reader_finetune_leave == "fr"  # French: the letter set never seen
     for recipe in (dominoes, cards):
         assert all(recipe.stages.has_set(folder) for folder in recipe.reader_finetune_sets)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--round", "detector_fans"], "give detector_fans epochs"),
+        (["--round", "detector_r2"], "no fine-tune round detector_r2"),
+        (["--round", "no_such_round"], "no fine-tune round no_such_round"),
+    ],
+)
+def test_the_finetune_stage_runs_a_named_fine_tune_round_only_with_epochs(
+    tmp_path, capsys, extra, message
+):
+    from training.train_pieces import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--kind", "cards", "--stage", "finetune", "--work", str(tmp_path), *extra])
+    assert stop.value.code == 2 and message in capsys.readouterr().err
