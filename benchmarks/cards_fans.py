@@ -12,12 +12,13 @@ so recall there cannot reach 1. ``--models DIR``: a candidate's model files.
 from __future__ import annotations
 
 import argparse
-from collections import Counter
+import time
 from pathlib import Path
 
 import numpy as np
 
 from datasets.cards_synth import render_test_layout
+from training.evaluate import Score
 from vision.labels import CARD_RANKS, CARD_SUITS, card_label
 
 STEPS = (5.0, 8.0, 12.0)
@@ -53,21 +54,17 @@ def main(argv: list[str] | None = None) -> int:
         recogniser = get_recogniser("cards")
     print("spread  hands  precision  recall     F1  exact  readable")
     for step in STEPS:
-        tp = fp = fn = exact = readable = 0
+        score, readable = Score(), 0
         hands = fanned_hands(step)
-        for hand, image, shown in hands:
-            got = Counter(p["label"] for p in recogniser.recognise(image, "bgr")["pieces"])
-            want = Counter(hand)
-            hit = sum((got & want).values())
-            tp, fp, fn = tp + hit, fp + sum(got.values()) - hit, fn + sum(want.values()) - hit
-            exact += got == want
+        for index, (hand, image, shown) in enumerate(hands):
+            started = time.perf_counter()
+            pieces = recogniser.recognise(image, "bgr")["pieces"]
+            score.add(str(index), [p["label"] for p in pieces], hand, time.perf_counter() - started)
             readable += shown
-        precision, recall = tp / max(1, tp + fp), tp / max(1, tp + fn)
-        f1 = 2 * precision * recall / max(1e-9, precision + recall)
         share = readable / (len(hands) * HAND_SIZE)
         print(
-            f"{step:5.0f}°  {len(hands):5d}  {precision:9.3f}  {recall:6.3f}  {f1:5.3f}"
-            f"  {exact:5d}  {share:8.1%}"
+            f"{step:5.0f}°  {score.photos:5d}  {score.precision:9.3f}  {score.recall:6.3f}"
+            f"  {score.f1:5.3f}  {score.exact:5d}  {share:8.1%}"
         )
     return 0
 
