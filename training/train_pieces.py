@@ -468,9 +468,10 @@ def _finetune(
     seed: int,
     imgsz: int | None,
     lr0: float,
+    export_weights: str = "best",
 ) -> None:
     """Detector run ``run`` from ``start_run``'s best weights (or a checkpoint's path): AdamW
-    at ``lr0``, decaying to a tenth, half an epoch of warm-up."""
+    at ``lr0``, decaying to a tenth, half an epoch of warm-up; ``export_weights`` exported."""
     if isinstance(start_run, str):
         start_run = work / "runs" / start_run / "weights" / "best.pt"
     _run_detector(
@@ -483,6 +484,7 @@ def _finetune(
         epochs,
         seed,
         imgsz,
+        export_weights,
         optimizer="AdamW",
         lr0=lr0,
         lrf=0.1,
@@ -638,22 +640,7 @@ def finetune_detector_fans(
     fans = recipe.stages.scene_set(FANS_SYNTH)
     data_yaml = _card_round_dataset(recipe, work, seed, "det_fans", [fans, *looks], FANS_SYNTH)
     start = _best_or_shipped(recipe, work, "detector_r3", out, data_yaml, imgsz)
-    _run_detector(
-        recipe,
-        FANS_ROUND,
-        work,
-        str(start),
-        data_yaml,
-        out,
-        epochs,
-        seed,
-        imgsz,
-        "last",
-        optimizer="AdamW",
-        lr0=0.0005,
-        lrf=0.1,
-        warmup_epochs=0.5,
-    )
+    _finetune(recipe, work, FANS_ROUND, start, data_yaml, out, epochs, seed, imgsz, 0.0005, "last")
 
 
 def _card_round_dataset(
