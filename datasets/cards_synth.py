@@ -186,6 +186,9 @@ class DeckStyle:
     back_cells: float = 0.0
     # Look 6: the courts' and the ace's index letters in the deck's language (INDEX_LETTERS).
     index_letters: str = "en"
+    # The Q printed as most English-pattern decks print it: a narrow O crossed near its foot by
+    # a bar reaching out on both sides (the font's own Q otherwise).
+    crossed_q: bool = False
 
 
 FLAT_THREE = "\u01b7"  # capital ezh: a 3 with a flat top bar
@@ -257,6 +260,7 @@ def random_style(
     look: int = 1,
     letter_sets: tuple[str, ...] = tuple(INDEX_LETTERS),
     dark_faces: bool = False,
+    crossed_q: float = 0.0,
 ) -> DeckStyle:
     """One deck's printing. ``look=2``: more rank fonts and jittered lettering (the draws of
     look 1 are unchanged, so its seeds render as before); ``look=3``: look 2, and half the
@@ -265,7 +269,9 @@ def random_style(
     look 4, and most decks' backs printed as real decks' are (coloured diamonds between white
     lines); ``look=6``: look 5, the index letters of a deck language drawn from ``letter_sets``
     (Polish W D K A, German B D K A, French V D R A, English), and a fifth of the decks with
-    dark faces and light inks (every deck with ``dark_faces``: a deck style measured apart)."""
+    dark faces and light inks (every deck with ``dark_faces``: a deck style measured apart).
+    ``crossed_q``: this share of the decks print the crossed Q (``DeckStyle.crossed_q``; drawn
+    last, so that a style drawn without it is unchanged)."""
     red = (int(rng.uniform(170, 225)), int(rng.uniform(10, 45)), int(rng.uniform(25, 60)))
     black = tuple(int(v) for v in rng.uniform(10, 45, 3))
     if rng.random() < 0.2:  # four-colour deck: clubs green, diamonds blue (or orange)
@@ -335,6 +341,8 @@ def random_style(
         lettering["index_letters"] = letter_sets[int(rng.random() * len(letter_sets))]
         if rng.random() < 0.2 or dark_faces:
             lettering |= _dark_face(rng)
+    if crossed_q and rng.random() < crossed_q:
+        lettering["crossed_q"] = True
     return replace(style, **lettering) if lettering else style
 
 
@@ -416,8 +424,11 @@ def index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
         font = _font(style.rank_font, int(text_h * 1.3))
         img = Image.new("RGBA", (text_h * 3, text_h * 3), (0, 0, 0, 0))
         draw = ImageDraw.Draw(img)
-        draw.text((text_h * 1.5, 0), rank, fill=ink, font=font, anchor="mt")
-        top = draw.textbbox((text_h * 1.5, 0), rank, font=font, anchor="mt")
+        if rank == "Q" and style.crossed_q:
+            img, top = _crossed_q(img, font, ink, text_h * 1.5)
+        else:
+            draw.text((text_h * 1.5, 0), rank, fill=ink, font=font, anchor="mt")
+            top = draw.textbbox((text_h * 1.5, 0), rank, font=font, anchor="mt")
         if top[2] - top[0] > text_h * 1.1:  # "10" squeezed by the narrow index column
             squeezed = img.crop((0, 0, img.width, top[3] + 1))
             squeezed = squeezed.resize((int(squeezed.width * 0.75), squeezed.height))
@@ -428,6 +439,31 @@ def index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
         img.alpha_composite(pip, (int(text_h * 1.5 - pip.width / 2), int(top[3] + text_h * 0.15)))
     box = img.getbbox()
     return img.crop(box) if box is not None else img
+
+
+def _crossed_q(
+    img: Image.Image, font: ImageFont.FreeTypeFont, ink: tuple[int, ...], centre_x: float
+) -> tuple[Image.Image, tuple[float, float, float, float]]:
+    """``img`` with the crossed Q drawn at the top of its column ``centre_x`` (the font's O
+    narrowed to three quarters, a bar across its lower quarter sticking out on both sides)
+    and the O's ink box."""
+    layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    ImageDraw.Draw(layer).text((centre_x, 0), "O", fill=ink, font=font, anchor="mt")
+    left, top, right, bottom = layer.getbbox()
+    width, height = right - left, bottom - top
+    narrow = max(1, round(width * 0.75))
+    letter = layer.crop((left, top, right, bottom)).resize((narrow, height), Image.BICUBIC)
+    left = round(centre_x - narrow / 2)
+    img.alpha_composite(letter, (left, top))
+    stroke = max(1, round(0.11 * height))
+    draw = ImageDraw.Draw(img)
+    y = bottom - 0.28 * height
+    draw.line(
+        [(left - 0.18 * narrow, y - 0.03 * height), (left + 1.2 * narrow, y + 0.08 * height)],
+        fill=ink,
+        width=stroke,
+    )
+    return img, (left, top, left + narrow, bottom)
 
 
 def _jitter_lettering(
@@ -1007,6 +1043,7 @@ def render_scene(
     letter_sets: tuple[str, ...] = tuple(INDEX_LETTERS),
     dark_faces: bool = False,
     tight_fans: bool = False,
+    crossed_q: float = 0.0,
 ) -> CardScene:
     """A BGR photo of cards on a table and its labels, all from one seed. ``look=2``: decks
     printed in more fonts with jittered lettering; ``look=3``: and flat-topped 3s;
@@ -1014,7 +1051,7 @@ def render_scene(
     ``look=5``: look 4 with real decks' diamond backs and hands lying face down; ``look=6``:
     look 5 with decks in other languages' index letters (from ``letter_sets``) and dark faces
     (every deck's with ``dark_faces``). ``tight_fans``: hands held or laid in tight fans
-    (``_scene_layout``)."""
+    (``_scene_layout``). ``crossed_q``: the share of decks printing the crossed Q."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
@@ -1023,7 +1060,7 @@ def render_scene(
     big_w, big_h = w + 2 * pad, h + 2 * pad
     canvas = background(rng, big_h, big_w)
     styles = [
-        random_style(rng, look, letter_sets, dark_faces)
+        random_style(rng, look, letter_sets, dark_faces, crossed_q)
         for _ in range(2 if rng.random() < 0.15 else 1)
     ]
     card_w = int(rng.uniform(0.065, 0.17) * max(w, h))

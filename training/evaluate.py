@@ -286,7 +286,8 @@ def rendered_card_scene(scene: SyntheticScene):
 
     The scene file keeps its seed, not its look: each look is re-rendered until one gives the
     stored corners (look 1 first, the detector's scenes; then the reader's looks 2-5, look 5
-    with hands in tight fans; then look 6 with every index letter set, then with each set alone:
+    with hands in tight fans, then with half the decks printing the crossed Q; then look 6 with
+    every index letter set, then with each set alone:
     the letters' widths move the indices, and with them which corners show whole; then look 6
     with every deck's face dark)."""
     from datasets.cards_synth import render_scene
@@ -294,17 +295,15 @@ def rendered_card_scene(scene: SyntheticScene):
 
     stored = Counter(label for label, _box in scene.pieces)
     every = tuple(INDEX_LETTERS)
-    tries = [(look, every, False, False) for look in (1, 2, 3, 4, 5)] + [(5, every, False, True)]
-    tries += [(6, every, False, False)] + [(6, (s,), False, False) for s in every]
-    tries += [(6, every, True, False)] + [(6, (s,), True, False) for s in every]
-    for look, letter_sets, dark_faces, tight_fans in tries:
-        rendered = render_scene(
-            scene.seed,
-            look=look,
-            letter_sets=letter_sets,
-            dark_faces=dark_faces,
-            tight_fans=tight_fans,
-        )
+    tries: list[dict] = [{"look": look} for look in (1, 2, 3, 4, 5)]
+    tries += [{"look": 5, "tight_fans": True}, {"look": 5, "crossed_q": 0.5}]
+    for dark_faces in (False, True):
+        tries += [
+            {"look": 6, "letter_sets": sets, "dark_faces": dark_faces}
+            for sets in (every, *((s,) for s in every))
+        ]
+    for options in tries:
+        rendered = render_scene(scene.seed, **options)
         height, width = rendered.image.shape[:2]
         corners = Counter(label for label, _box in rendered.corner_labels())
         if (width, height) == tuple(scene.size) and corners == stored:

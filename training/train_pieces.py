@@ -169,6 +169,15 @@ def render_cards_fans(seed: int):
     return scene.image, scene.corner_labels()
 
 
+def render_cards_crossed_q(seed: int):
+    """Look 5 with half the decks printing the Q as most English-pattern decks do (a narrow O
+    crossed near its foot by a bar): the real decks' Q was read unsurely, or as an 8."""
+    from datasets.cards_synth import render_scene
+
+    scene = render_scene(seed, look=5, crossed_q=0.5)
+    return scene.image, scene.corner_labels()
+
+
 def render_cards_letters(seed: int, letter_sets: str = "", dark_faces: bool = False):
     """Look 5 with decks in other languages' index letters and dark faces (``look=6``);
     ``letter_sets`` ("pl,de", as a renderer's ``@ARG``) limits the languages drawn, for a

@@ -10,12 +10,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from PIL import Image, ImageFont
 
 from datasets.cards_synth import (
     CORNER_MIN_VISIBLE,
     FINE_BACKS,
     JOKER,
     READABLE_HALF_VISIBLE,
+    _crossed_q,
     all_labels,
     flat_three_fonts,
     index_halves,
@@ -410,3 +412,37 @@ def test_a_tight_fan_labels_indices_covered_from_the_side():
 def test_tight_fan_scenes_hold_hands_of_at_least_seven_cards():
     fans = [render_scene(seed, size=(640, 480), look=5, tight_fans=True) for seed in range(4)]
     assert all(len(s.cards) + len(s.partly_shown) >= 7 for s in fans)
+
+
+def test_crossed_q_is_drawn_last_and_changes_only_the_q():
+    """``crossed_q`` draws after every other choice (a style drawn without it is unchanged) and
+    prints the Q as a narrow O with a bar sticking out on both sides; other ranks as before."""
+    for seed in range(30):
+        plain = random_style(np.random.default_rng(seed), look=5)
+        assert random_style(np.random.default_rng(seed), look=5, crossed_q=0.0) == plain
+        crossed = random_style(np.random.default_rng(seed), look=5, crossed_q=1.0)
+        assert crossed == replace(plain, crossed_q=True)
+    shares = [
+        random_style(np.random.default_rng(s), 5, crossed_q=0.5).crossed_q for s in range(100)
+    ]
+    assert 30 <= sum(shares) <= 70
+    plain = random_style(np.random.default_rng(3), look=5)
+    crossed = replace(plain, crossed_q=True)
+    for label in ("KD", "8C", "10S"):
+        assert np.array_equal(
+            np.asarray(index_stamp(plain, label, 200)), np.asarray(index_stamp(crossed, label, 200))
+        )
+    assert not np.array_equal(
+        np.asarray(index_stamp(plain, "QH", 200)), np.asarray(index_stamp(crossed, "QH", 200))
+    )
+    font = ImageFont.truetype(rank_fonts()[0], 60)
+    img, (left, _top, right, bottom) = _crossed_q(
+        Image.new("RGBA", (180, 180)), font, (0, 0, 0, 255), 90
+    )
+    ink = np.asarray(img)[..., 3] > 128
+    cols = np.flatnonzero(ink.any(axis=0))
+    assert cols[0] < left and cols[-1] > right  # the bar sticks out on both sides
+    below = ink[int(bottom) + 2 :]
+    assert not below.any()  # the bar crosses the O, not under it
+    o = ImageFont.truetype(rank_fonts()[0], 60).getbbox("O")
+    assert right - left < 0.8 * (o[2] - o[0])  # narrowed

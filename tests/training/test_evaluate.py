@@ -197,16 +197,27 @@ def _render_only(
     given_letters=None,
     given_dark: bool = False,
     given_fans: bool = False,
+    given_crossed_q: float = 0.0,
 ) -> None:
     """``render_scene`` replaced: seed 5 in ``given_look`` (and with only ``given_letters`` as
     the index letter sets, when given; with dark faces only, when ``given_dark``; with tight
-    fans only, when ``given_fans``) gives ``scene``, other looks none."""
+    fans only, when ``given_fans``; with this share of crossed Qs only) gives ``scene``, other
+    looks none."""
     empty = cards_synth.CardScene(np.zeros((600, 800, 3), np.uint8), (), ())
 
-    def render_scene(seed, size=None, look=1, letter_sets=None, dark_faces=False, tight_fans=False):
+    def render_scene(
+        seed,
+        size=None,
+        look=1,
+        letter_sets=None,
+        dark_faces=False,
+        tight_fans=False,
+        crossed_q=0.0,
+    ):
         assert seed == 5 and size is None
         letters_match = given_letters is None or letter_sets == given_letters
         match = look == given_look and letters_match and dark_faces == given_dark
+        match = match and crossed_q == given_crossed_q
         return scene if match and tight_fans == given_fans else empty
 
     monkeypatch.setattr(cards_synth, "render_scene", render_scene)
@@ -226,23 +237,33 @@ def test_cards_truth_is_each_card_with_a_corner_once(tmp_path, card_scene):
 
 
 @pytest.mark.parametrize(
-    ("look", "letters", "dark", "fans"),
+    ("look", "letters", "dark", "fans", "crossed_q"),
     [
-        (2, None, False, False),
-        (5, None, False, False),
-        (5, None, False, True),
-        (6, None, False, False),
-        (6, ("de",), False, False),
-        (6, None, True, False),
+        (2, None, False, False, 0.0),
+        (5, None, False, False, 0.0),
+        (5, None, False, True, 0.0),
+        (5, None, False, False, 0.5),
+        (6, None, False, False, 0.0),
+        (6, ("de",), False, False, 0.0),
+        (6, None, True, False, 0.0),
     ],
 )
 def test_cards_truth_finds_a_reader_look_scene(
-    tmp_path, card_scene, monkeypatch, look, letters, dark, fans
+    tmp_path, card_scene, monkeypatch, look, letters, dark, fans, crossed_q
 ):
-    """The reader's scenes (``look=2``: more fonts; up to 5: real backs, and with tight fans;
-    6: other languages' letters, from every set or one, and with every deck's face dark) keep
-    only their seed: re-rendered as look 1 they differ, so the truth comes from their own look."""
-    _render_only(monkeypatch, card_scene, look, letters, given_dark=dark, given_fans=fans)
+    """The reader's scenes (``look=2``: more fonts; up to 5: real backs, and with tight fans,
+    and with crossed Qs; 6: other languages' letters, from every set or one, and with every
+    deck's face dark) keep only their seed: re-rendered as look 1 they differ, so the truth
+    comes from their own look."""
+    _render_only(
+        monkeypatch,
+        card_scene,
+        look,
+        letters,
+        given_dark=dark,
+        given_fans=fans,
+        given_crossed_q=crossed_q,
+    )
     stored = [label for label, _box in card_scene.corner_labels()]
     write_generated(tmp_path, "00000", stored, seed=5)
     report = evaluate_synthetic(tmp_path, "cards", FakeRecogniser({"00000": ["7H", "KS", "7H"]}))
