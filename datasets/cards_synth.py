@@ -37,6 +37,7 @@ as for tiles, so any scene can be rebuilt alone.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -144,6 +145,9 @@ class CardScene:
     # Face-up cards not in ``cards`` (no labelled index, under half the face shown) with a
     # partly shown index: what a reading of that index is judged against (calibration).
     partly_shown: tuple[CardLabel, ...] = ()
+    # Boxes round two stacked pips of a face-up card, at least 90 % visible (``pip_decoys``):
+    # the reader's hard negatives.
+    decoys: tuple[tuple[float, float, float, float], ...] = ()
 
     def corner_labels(self) -> list[tuple[str, list[float]]]:
         """Training rows for a corner detector: (card label, [x1, y1, x2, y2]) per index."""
@@ -541,8 +545,7 @@ def render_card(
             width=max(1, big_w // 120),
         )
     index = index_stamp(style, label, big_w)
-    margin = int(style.index_margin * big_w) + (int(big_w * 0.03) if style.frame else 0)
-    margin = max(margin, radius // 3)
+    margin = _index_margin(style, big_w)
     _draw_centre(rng, draw, img, style, label, big_w, big_h, index.width + margin)
     # The indices go on last: court art and pips never cover them.
     x0, y0 = margin, int(margin * 1.2)
@@ -568,6 +571,59 @@ def render_card(
     return np.asarray(small), boxes
 
 
+def _index_margin(style: DeckStyle, width: int) -> int:
+    """How far a card ``width`` px wide prints its indices from its edges."""
+    margin = int(style.index_margin * width) + (int(width * 0.03) if style.frame else 0)
+    return max(margin, int(style.radius * width) // 3)
+
+
+def _pip_area(style: DeckStyle, w: int, h: int, index_w: int) -> tuple[float, ...]:
+    """The box between the index columns that a card's pips or court art fill."""
+    inset = style.pip_inset * w
+    x0, x1 = index_w + w * 0.04 - inset, w - index_w - w * 0.04 + inset
+    y0, y1 = h * 0.1, h * 0.9
+    if x1 - x0 < w * 0.36:  # jumbo indices: small art in the middle, as such decks print it
+        x0, x1, y0, y1 = w * 0.36, w * 0.64, h * 0.3, h * 0.7
+    return x0, y0, x1, y1
+
+
+def _pips(style: DeckStyle, count: int, area: tuple[float, ...]) -> tuple[int, list]:
+    """The pip size and each pip's centre and whether it is printed upside down."""
+    x0, y0, x1, y1 = area
+    size = int((x1 - x0) * (0.55 if count == 1 else min(0.4, 0.3 * style.pip_scale)))
+    centres = [
+        (x0 + size / 2 + fx * (x1 - x0 - size), y0 + size / 2 + fy * (y1 - y0 - size), fy > 0.5)
+        for fx, fy in PIPS[count]
+    ]
+    return size, centres
+
+
+def stacked_pip_boxes(style: DeckStyle, label: str, width: int) -> list[tuple[float, ...]]:
+    """Boxes, in the pixels of ``render_card(.., style, label, width)``, round each two pips
+    one above the other in a column: rank over suit to a reader that sees only the box (real
+    decks' stacked pips were read as cards). None on courts, aces and jokers."""
+    rank = label[:-1]
+    if label == JOKER or rank not in RANKS or RANKS.index(rank) == 0 or rank in ("J", "Q", "K"):
+        return []
+    ss = 2
+    big_w, big_h = width * ss, round(width * style.aspect) * ss
+    index_w = index_stamp(style, label, big_w).width + _index_margin(style, big_w)
+    area = _pip_area(style, big_w, big_h, index_w)
+    size, centres = _pips(style, RANKS.index(rank) + 1, area)
+    columns: dict[int, list[float]] = {}
+    for x, y, _upside_down in centres:
+        columns.setdefault(round(x), []).append(y)
+    half = size / 2
+    boxes = []
+    for x, ys in columns.items():
+        ys.sort()
+        for top, bottom in itertools.pairwise(ys):
+            if bottom - top <= 2.5 * size:  # near enough to pass for one index
+                box = (x - half, top - half, x + half, bottom + half)
+                boxes.append(tuple(v / ss for v in box))
+    return boxes
+
+
 def _draw_centre(
     rng: np.random.Generator,
     draw: ImageDraw.ImageDraw,
@@ -579,11 +635,7 @@ def _draw_centre(
     index_w: int,
 ) -> None:
     """Pips, court placeholder art or the joker, between the index columns."""
-    inset = style.pip_inset * w
-    x0, x1 = index_w + w * 0.04 - inset, w - index_w - w * 0.04 + inset
-    y0, y1 = h * 0.1, h * 0.9
-    if x1 - x0 < w * 0.36:  # jumbo indices: small art in the middle, as such decks print it
-        x0, x1, y0, y1 = w * 0.36, w * 0.64, h * 0.3, h * 0.7
+    x0, y0, x1, y1 = _pip_area(style, w, h, index_w)
     if label == JOKER:
         ink = (*style.joker_ink, 255)
         cx, cy, r = w / 2, h / 2, (x1 - x0) * 0.4
@@ -623,14 +675,11 @@ def _draw_centre(
         top = img.crop((fx0, fy0, fx1 + 1, mid))
         img.alpha_composite(top.rotate(180), (fx0, fy1 + 1 - top.height))
         return
-    count = RANKS.index(rank) + 1
-    size = int((x1 - x0) * (0.55 if count == 1 else min(0.4, 0.3 * style.pip_scale)))
+    size, centres = _pips(style, RANKS.index(rank) + 1, (x0, y0, x1, y1))
     pip = _suit_stamp(style, suit, size)
     flipped = pip.rotate(180)
-    for fx, fy in PIPS[count]:
-        cx = x0 + size / 2 + fx * (x1 - x0 - size)
-        cy = y0 + size / 2 + fy * (y1 - y0 - size)
-        stamp = flipped if fy > 0.5 else pip
+    for cx, cy, upside_down in centres:
+        stamp = flipped if upside_down else pip
         img.alpha_composite(stamp, (int(cx - size / 2), int(cy - size / 2)))
 
 
@@ -924,6 +973,7 @@ class _Drawn:
     label: str | None
     quad: np.ndarray  # 4x2 card corners in canvas pixels
     index_quads: dict[str, np.ndarray]  # corner name -> 4x2 in canvas pixels
+    decoy_quads: tuple[np.ndarray, ...] = ()  # stacked pips, 4x2 in canvas pixels
 
 
 def _compose(
@@ -933,8 +983,10 @@ def _compose(
     styles: list[DeckStyle],
     card_w: int,
     gloss_p: float,
+    pip_decoys: bool = False,
 ) -> tuple[np.ndarray, list[_Drawn]]:
-    """Paste cards and clutter in order; ``ids`` marks which card each pixel shows."""
+    """Paste cards and clutter in order; ``ids`` marks which card each pixel shows;
+    ``pip_decoys``: with each card's stacked pips (``stacked_pip_boxes``)."""
     ids = np.full(canvas.shape[:2], -1, np.int32)
     drawn: list[_Drawn] = []
     for item in items:
@@ -951,13 +1003,21 @@ def _compose(
         fh, fw = face.shape[:2]
         matrix = piece_matrix(fw, fh, item.cx, item.cy, item.angle)
         paste_piece(canvas, ids, face, matrix, len(drawn))
-        index_quads = {
-            name: np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32) @ matrix[:, :2].T
-            + matrix[:, 2]
-            for name, (x1, y1, x2, y2) in boxes.items()
-        }
-        drawn.append(_Drawn(item.label, piece_corners(matrix, fw, fh), index_quads))
+
+        index_quads = {name: _box_quad(box, matrix) for name, box in boxes.items()}
+        decoys = ()
+        if pip_decoys and item.label is not None:
+            pips = stacked_pip_boxes(style, item.label, card_w)
+            decoys = tuple(_box_quad(box, matrix) for box in pips)
+        drawn.append(_Drawn(item.label, piece_corners(matrix, fw, fh), index_quads, decoys))
     return ids, drawn
+
+
+def _box_quad(box, matrix: np.ndarray) -> np.ndarray:
+    """A box in a card's pixels as a 4x2 quad on the canvas (``matrix``: card -> canvas)."""
+    x1, y1, x2, y2 = box
+    corners = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
+    return corners @ matrix[:, :2].T + matrix[:, 2]
 
 
 def index_halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -979,11 +1039,16 @@ def _readable(ids: np.ndarray, quad: np.ndarray, i: int, seen: float) -> bool:
 def _labels(
     ids: np.ndarray, drawn: list[_Drawn], transform
 ) -> tuple[
-    tuple[CardLabel, ...], tuple[tuple[tuple[float, float], ...], ...], tuple[CardLabel, ...]
+    tuple[CardLabel, ...],
+    tuple[tuple[tuple[float, float], ...], ...],
+    tuple[CardLabel, ...],
+    tuple[tuple[float, float, float, float], ...],
 ]:
-    """Cards and visible corners, face-down cards' quads, and the partly shown cards
-    (``CardScene.partly_shown``), given ``ids`` in photo pixels and canvas -> photo points."""
+    """Cards and visible corners, face-down cards' quads, the partly shown cards
+    (``CardScene.partly_shown``) and the visible stacked pips' boxes (``CardScene.decoys``),
+    given ``ids`` in photo pixels and canvas -> photo points."""
     h, w = ids.shape
+    decoys: list[tuple[float, float, float, float]] = []
     cards: list[CardLabel] = []
     partly_shown: list[CardLabel] = []
     backs: list[tuple[tuple[float, float], ...]] = []
@@ -1013,6 +1078,13 @@ def _labels(
                     round(seen, 4),
                 )
             )
+        for canvas_quad in card.decoy_quads:
+            q = transform(canvas_quad)
+            big_enough = (q.max(axis=0) - q.min(axis=0)).min() >= MIN_CORNER_PX
+            if big_enough and visible_share(ids, q, i) >= CORNER_MIN_VISIBLE:
+                x1, y1 = np.clip(q.min(axis=0), 0, [w, h])
+                x2, y2 = np.clip(q.max(axis=0), 0, [w, h])
+                decoys.append((float(x1), float(y1), float(x2), float(y2)))
         seen_card = visible_share(ids, quad, i)
         x1, y1 = np.clip(quad.min(axis=0), 0, [w, h])
         x2, y2 = np.clip(quad.max(axis=0), 0, [w, h])
@@ -1028,7 +1100,7 @@ def _labels(
             cards.append(label)
         elif partial:
             partly_shown.append(label)
-    return tuple(cards), tuple(backs), tuple(partly_shown)
+    return tuple(cards), tuple(backs), tuple(partly_shown), tuple(decoys)
 
 
 def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> list[str]:
@@ -1044,6 +1116,7 @@ def render_scene(
     dark_faces: bool = False,
     tight_fans: bool = False,
     crossed_q: float = 0.0,
+    pip_decoys: bool = False,
 ) -> CardScene:
     """A BGR photo of cards on a table and its labels, all from one seed. ``look=2``: decks
     printed in more fonts with jittered lettering; ``look=3``: and flat-topped 3s;
@@ -1051,7 +1124,9 @@ def render_scene(
     ``look=5``: look 4 with real decks' diamond backs and hands lying face down; ``look=6``:
     look 5 with decks in other languages' index letters (from ``letter_sets``) and dark faces
     (every deck's with ``dark_faces``). ``tight_fans``: hands held or laid in tight fans
-    (``_scene_layout``). ``crossed_q``: the share of decks printing the crossed Q."""
+    (``_scene_layout``). ``crossed_q``: the share of decks printing the crossed Q.
+    ``pip_decoys``: the scene's visible stacked pips boxed too (``CardScene.decoys``; the photo
+    and labels are the same either way)."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
@@ -1074,7 +1149,8 @@ def render_scene(
         else (p[0], p[1] + pad, p[2] + pad, p[3])
         for p in items
     ]
-    ids, drawn = _compose(rng, canvas, items, styles, card_w, gloss_p=rng.uniform(0.0, 0.6))
+    gloss_p = rng.uniform(0.0, 0.6)
+    ids, drawn = _compose(rng, canvas, items, styles, card_w, gloss_p, pip_decoys)
     # Camera: the shared tilt-and-crop; the crop stays inside the tilted canvas, so no mirrored
     # border shows unlabelled cards.
     to_photo = camera(rng, big_w, big_h, w, h)
@@ -1086,8 +1162,8 @@ def render_scene(
     def transform(points: np.ndarray) -> np.ndarray:
         return cv2.perspectiveTransform(points[None].astype(np.float32), to_photo)[0]
 
-    cards, backs, partly_shown = _labels(ids_photo, drawn, transform)
-    return CardScene(photo_effects(rng, photo), cards, backs, partly_shown)
+    cards, backs, partly_shown, decoys = _labels(ids_photo, drawn, transform)
+    return CardScene(photo_effects(rng, photo), cards, backs, partly_shown, decoys)
 
 
 def render_test_layout(
@@ -1141,5 +1217,5 @@ def render_test_layout(
     canvas = background(np.random.default_rng(seed + 2), height, width)
     canvas = cv2.GaussianBlur(canvas, (0, 0), 1.0)
     ids, drawn = _compose(rng, canvas, placements, [style], card_w, gloss_p=0.0)
-    cards, backs, partly_shown = _labels(ids, drawn, lambda points: points.astype(np.float32))
+    cards, backs, partly_shown, _ = _labels(ids, drawn, lambda points: points.astype(np.float32))
     return CardScene(canvas, cards, backs, partly_shown)

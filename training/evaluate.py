@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from datasets.realdata import DOMAIN_OF_KIND, RealPhoto, load_photos, split_trainable
+from training.readers import NOT_A_PIECE
 
 SYNTHETIC_GROUP = "synthetic_test"
 REAL_GROUPS = ("all", "held_out", "trained_on", "measurement_only", "crops")
@@ -257,7 +258,10 @@ def synthetic_scenes(folder: Path, kind: str) -> list[SyntheticScene]:
             raise EvalDataError(f"{meta_path}: not a readable scene label file ({error})") from None
         if not (isinstance(meta, dict) and {"seed", "size", "pieces"} <= meta.keys()):
             continue  # not a generated scene (a real photo's labels, a manifest)
-        pieces = tuple((str(label), tuple(box)) for label, box in meta["pieces"])
+        # A reader's hard negatives (boxes of no piece) are never truth.
+        pieces = tuple(
+            (str(label), tuple(box)) for label, box in meta["pieces"] if label != NOT_A_PIECE
+        )
         wrong = [label for label, _box in pieces if not LABEL_SHAPES[kind].fullmatch(label)]
         if wrong:
             raise EvalDataError(

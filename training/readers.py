@@ -79,8 +79,19 @@ CARD_FINETUNE_SPEC = replace(READER_SPECS["cards"], recipe="c7", base=None, fine
 # "d4": the shipped "d3" rebuilt from its ONNX file and fine-tuned, its batch norms frozen, on
 # the crops of the rotated-box rounds' last two scene sets (look 3, and look 4: busy coverings,
 # side-by-side close-ups, shrink-wrap, greyscale), hard negatives mined by the detector in --out
-# (``train_pieces --kind dominoes --stage reader-finetune``; the recipe's ``reader_finetune_sets``).
+# (``train_pieces --kind dominoes --stage reader-finetune``; the recipe's ``reader_finetunes``).
 DOMINO_FINETUNE_SPEC = replace(
     READER_SPECS["dominoes"], recipe="d4", finetune_epochs=4, finetune_lr=3e-4
 )
-FINETUNE_SPECS = {"cards": CARD_FINETUNE_SPEC, "dominoes": DOMINO_FINETUNE_SPEC}
+# "c8": the shipped "c6" fine-tuned the same way on decks half of which print the crossed Q of
+# English-pattern decks (a narrow O with a bar across its foot) and fresh scenes of looks 1-5;
+# measured, not shipped (models/cards.md, "Crossed Q").
+CARD_CROSSED_Q_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c8")
+# "c9": "c8" fine-tuned 3 epochs more on scenes whose stacked pips are boxed as no card
+# (``render_cards_decoys``) and looks 1-5 again; measured, not shipped (models/cards.md,
+# "Stacked pips").
+CARD_DECOYS_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c9", finetune_epochs=3)
+FINETUNE_SPECS = {
+    spec.recipe: spec
+    for spec in (CARD_FINETUNE_SPEC, CARD_CROSSED_Q_SPEC, CARD_DECOYS_SPEC, DOMINO_FINETUNE_SPEC)
+}

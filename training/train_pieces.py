@@ -28,7 +28,9 @@ run by ``training/recipes.py``):
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
    ``--stage reader-finetune``: the reader in ``--out`` rebuilt and fine-tuned, shipped, so
    also part of "all" (dominoes: "d4" on looks 3 and 4, replacing the reader; cards: "c7" on
-   index letters, French left out, written as the letters reader beside the English one).
+   index letters, French left out, written as the letters reader beside the English one; when
+   asked, then "c8" on decks printing the crossed Q and "c9" from it on stacked pips boxed as no
+   card, each replacing the English reader: measured, not shipped).
 
 Synthetic data only: no real domino or card photo has a licence that allows training on it.
 Imports ultralytics and torch: never imported at inference time.
@@ -178,6 +180,17 @@ def render_cards_crossed_q(seed: int):
     return scene.image, scene.corner_labels()
 
 
+def render_cards_decoys(seed: int):
+    """``render_cards_crossed_q``'s scenes with every visible pair of stacked pips boxed as "not
+    a card" (``CardScene.decoys``): the reader's hard negatives, since real decks' stacked pips
+    were read as cards. For the reader only: a detector would learn the boxes as indices."""
+    from datasets.cards_synth import render_scene
+    from training.readers import NOT_A_PIECE
+
+    scene = render_scene(seed, look=5, crossed_q=0.5, pip_decoys=True)
+    return scene.image, scene.corner_labels() + [(NOT_A_PIECE, list(b)) for b in scene.decoys]
+
+
 def render_cards_letters(seed: int, letter_sets: str = "", dark_faces: bool = False):
     """Look 5 with decks in other languages' index letters and dark faces (``look=6``);
     ``letter_sets`` ("pl,de", as a renderer's ``@ARG``) limits the languages drawn, for a
@@ -201,6 +214,23 @@ def render_cards_dark(seed: int, letter_sets: str = ""):
 
 
 @dataclass(frozen=True)
+class ReaderFinetune:
+    """One fine-tune of the kind's reader in --out (``finetune_reader``): that reader rebuilt
+    from its ONNX file, batch norms frozen, trained with ``spec`` (``readers.FINETUNE_SPECS``)
+    on the crops of the recipe's scene sets ``sets``, hard negatives mined by the detector in
+    --out."""
+
+    spec: str  # a ``readers.FINETUNE_SPECS`` key
+    sets: tuple[str, ...]
+    # The file written in --out (None: over the reader, which it starts from).
+    onnx: str | None = None
+    # An index letter set left out unless ``--leave-letters`` says otherwise.
+    leave: str = ""
+    # Whether a shipped model is this fine-tune (part of "all"; otherwise run only when asked).
+    shipped: bool = True
+
+
+@dataclass(frozen=True)
 class KindRecipe:
     """One kind's models (names, sizes, the reader's hard negatives) and what trains them."""
 
@@ -217,15 +247,9 @@ class KindRecipe:
     negative_tile_side: int | None = None
     negative_zoom_out: float | None = None
     negatives_per_scene: int = 6
-    # ``--stage reader-finetune``: the scene sets whose crops fine-tune the reader in --out
-    # (``finetune_reader``), and whether the shipped reader is that fine-tune (the stage is then
-    # part of "all"; otherwise it runs only when asked, a measurement).
-    reader_finetune_sets: tuple[str, ...] = ()
-    reader_finetune_shipped: bool = False
-    # The fine-tune's file in --out (None: it replaces ``reader_onnx``, which it starts from).
-    reader_finetune_onnx: str | None = None
-    # An index letter set the fine-tune leaves out unless ``--leave-letters`` says otherwise.
-    reader_finetune_leave: str = ""
+    # ``--stage reader-finetune``: the fine-tunes of the reader in --out, in order (shipped
+    # ones are also part of "all").
+    reader_finetunes: tuple[ReaderFinetune, ...] = ()
 
     @property
     def renderer(self) -> str:
@@ -267,14 +291,21 @@ FANS_RENDERER = "training.train_pieces:render_cards_fans"
 # fine-tuned without them (``--leave-letters fr``) measures a letter set never seen.
 FINETUNE_LETTERS = "finetune_letters"
 FINETUNE = "reader_finetune"  # the sets' "round": made by that stage only
+CARD_LOOK_FINETUNE_SETS = tuple(
+    SceneSet(f"finetune_look{look}", CARD_RENDERERS[name], 120, 0, 39 + 2 * look, FINETUNE)
+    for look, name in enumerate(("base", "fonts", "glyphs", "real", "backs"), start=1)
+)
 CARD_FINETUNE_SETS = (
     SceneSet(FINETUNE_LETTERS, f"{LETTERS_RENDERER}@en,pl,de", 700, 0, 35, FINETUNE),
     SceneSet(f"{FINETUNE_LETTERS}_fr", f"{LETTERS_RENDERER}@fr", 250, 0, 37, FINETUNE),
-    *(
-        SceneSet(f"finetune_look{look}", CARD_RENDERERS[name], 120, 0, 39 + 2 * look, FINETUNE)
-        for look, name in enumerate(("base", "fonts", "glyphs", "real", "backs"), start=1)
-    ),
+    *CARD_LOOK_FINETUNE_SETS,
 )
+# The English reader's fine-tune ("c8"): half the decks print the crossed Q.
+CROSSED_Q_RENDERER = "training.train_pieces:render_cards_crossed_q"
+DECOYS_RENDERER = "training.train_pieces:render_cards_decoys"
+CROSSED_Q_SYNTH = "synth_crossed_q"
+# Then "c9": the same scenes' kind with the stacked pips boxed as no card (reader only).
+DECOYS_SYNTH = "synth_decoys"
 
 RECIPES = {
     "dominoes": KindRecipe(
@@ -284,9 +315,8 @@ RECIPES = {
         "domino_reader.onnx",
         det_imgsz=384,
         det_export_imgsz=512,
-        # "d4": the scenes of the last two rotated-box rounds (looks 3 and 4)
-        reader_finetune_sets=(R5_SYNTH, R6_SYNTH),
-        reader_finetune_shipped=True,
+        # "d4": the scenes of the last two rotated-box rounds (looks 3 and 4), over the reader
+        reader_finetunes=(ReaderFinetune("d4", (R5_SYNTH, R6_SYNTH)),),
         stages=Stages(
             scene_sets=(
                 SceneSet("synth", DOMINO_RENDERERS[1], 400, 40, 0),
@@ -319,13 +349,30 @@ RECIPES = {
         "card_reader.onnx",
         det_imgsz=512,
         det_export_imgsz=640,
-        # The letters reader (shipped for decks with other index letters than J Q K A; the
-        # English reader stays ``reader_onnx``): look 6's index letters and looks 1-5 again,
-        # French left out, its letters never seen (models/cards.md, "Index letters").
-        reader_finetune_sets=tuple(s.folder for s in CARD_FINETUNE_SETS),
-        reader_finetune_shipped=True,
-        reader_finetune_onnx=cards.LETTERS_READER,
-        reader_finetune_leave="fr",
+        reader_finetunes=(
+            # The letters reader (shipped for decks with other index letters than J Q K A):
+            # look 6's index letters and looks 1-5 again, French left out, its letters never
+            # seen (models/cards.md, "Index letters"); from "c6", beside it.
+            ReaderFinetune(
+                "c7",
+                tuple(s.folder for s in CARD_FINETUNE_SETS),
+                cards.LETTERS_READER,
+                leave="fr",
+            ),
+            # Measured, not shipped (a lone pip read as a 2 on a rendered fan; models/cards.md,
+            # "Crossed Q", "Stacked pips"): "c6" itself on decks printing the crossed Q, looks
+            # 1-5 again, then that, "c8", on stacked pips boxed as no card, looks 1-5 again.
+            ReaderFinetune(
+                "c8",
+                (CROSSED_Q_SYNTH, *(s.folder for s in CARD_LOOK_FINETUNE_SETS)),
+                shipped=False,
+            ),
+            ReaderFinetune(
+                "c9",
+                (DECOYS_SYNTH, *(s.folder for s in CARD_LOOK_FINETUNE_SETS)),
+                shipped=False,
+            ),
+        ),
         stages=Stages(
             scene_sets=(
                 SceneSet("synth", CARD_RENDERERS["base"], 400, 40, 0),
@@ -343,6 +390,9 @@ RECIPES = {
                 # hands in tight fans, each index showing just its rank and suit
                 SceneSet(FANS_SYNTH, FANS_RENDERER, 500, 40, 55, for_round=FANS_ROUND),
                 SceneSet("test_fans", FANS_RENDERER, 0, 60, 57),
+                SceneSet(CROSSED_Q_SYNTH, CROSSED_Q_RENDERER, 600, 40, 61, FINETUNE),
+                SceneSet("test_crossed_q", CROSSED_Q_RENDERER, 0, 60, 63),
+                SceneSet(DECOYS_SYNTH, DECOYS_RENDERER, 500, 40, 65, FINETUNE),
             ),
             rounds=(
                 DetectorRound("detector", 12),
@@ -965,32 +1015,38 @@ def main(argv: list[str] | None = None) -> int:
             nets.append(net)
         export_classifier(nets, args.out / recipe.reader_onnx, spec=spec)
         print(f"reader: {args.out / recipe.reader_onnx} ({len(nets)} members)")
-    if args.stage == "reader-finetune" or (args.stage == "all" and recipe.reader_finetune_shipped):
-        leave = recipe.reader_finetune_leave if args.leave_letters is None else args.leave_letters
-        leave = "" if leave == "none" else leave
-        finetune_reader(recipe, work, args.out, args.seed, leave, args.smoke)
+    for tune in recipe.reader_finetunes:
+        if args.stage == "reader-finetune" or (args.stage == "all" and tune.shipped):
+            leave = (
+                tune.leave if args.leave_letters is None or not tune.leave else args.leave_letters
+            )
+            leave = "" if leave == "none" else leave
+            finetune_reader(recipe, tune, work, args.out, args.seed, leave, args.smoke)
     print(f"train_pieces {args.kind}: done in {time.time() - started:.0f} s")
     return 0
 
 
 def finetune_reader(
-    recipe: KindRecipe, work: Path, out: Path, seed: int, leave_letters: str, smoke: bool
+    recipe: KindRecipe,
+    tune: ReaderFinetune,
+    work: Path,
+    out: Path,
+    seed: int,
+    leave_letters: str,
+    smoke: bool,
 ) -> None:
-    """The reader in ``out`` (rebuilt from its ONNX file, batch norms frozen) fine-tuned
-    (``readers.FINETUNE_SPECS``) on its kind's fine-tune scenes with hard negatives mined by the
-    detector in ``out``, on the recipe's ``reader_finetune_sets``, written to the recipe's
-    ``reader_finetune_onnx`` (or over the reader); ``leave_letters`` ("fr") leaves the cards'
-    scenes of that letter set out."""
+    """The reader in ``out`` fine-tuned as ``tune`` says (``ReaderFinetune``); ``leave_letters``
+    ("fr") leaves the cards' scenes of that letter set out."""
     from training.classifier import export_classifier, train_classifier
     from training.readers import FINETUNE_SPECS, READER_SPECS
     from training.recover import rebuild_reader
 
-    sets = [recipe.stages.scene_set(folder) for folder in recipe.reader_finetune_sets]
+    sets = [recipe.stages.scene_set(folder) for folder in tune.sets]
     if leave_letters:
         sets = [s for s in sets if not s.renderer.endswith(f"@{leave_letters}")]
     for s in sets:  # made here unless made already (by the detector rounds, for dominoes)
         generate(work, s.scenes, s.val, seed + s.seed_offset, name=s.folder, renderer=s.renderer)
-    spec = FINETUNE_SPECS[recipe.kind]
+    spec = FINETUNE_SPECS[tune.spec]
     if leave_letters:
         spec = replace(spec, recipe=f"{spec.recipe}_without_{leave_letters}")
     reader = out / recipe.reader_onnx
@@ -1015,7 +1071,7 @@ def finetune_reader(
         max_lr=spec.finetune_lr,
         frozen_norms=True,
     )
-    written = out / (recipe.reader_finetune_onnx or recipe.reader_onnx)
+    written = out / (tune.onnx or recipe.reader_onnx)
     export_classifier([net], written, spec=spec)
     print(f"reader: {written} ({spec.recipe}, fine-tuned from {reader.name})")
 

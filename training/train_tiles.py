@@ -46,6 +46,7 @@ from PIL import Image
 from datasets.realdata import load_photos, realdata_dir, split_trainable, training_pieces
 from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES
 from training.offline import GENERATED
+from training.readers import NOT_A_PIECE
 from training.recipes import (
     DetectorRound,
     SceneSet,
@@ -151,7 +152,9 @@ def _write_yolo(images: Path, labels: Path, stem: str, src: Path, pieces) -> Non
     if not dst.exists():
         shutil.copyfile(src, dst)
     lines = []
-    for _label, (x1, y1, x2, y2) in pieces:
+    for label, (x1, y1, x2, y2) in pieces:
+        if label == NOT_A_PIECE:  # a reader's hard negative (a card scene's decoys), no box
+            continue
         x1, x2 = max(0.0, x1), min(float(w), x2)
         y1, y2 = max(0.0, y1), min(float(h), y2)
         if x2 - x1 < 2 or y2 - y1 < 2:

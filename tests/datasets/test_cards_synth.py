@@ -29,6 +29,7 @@ from datasets.cards_synth import (
     render_scene,
     render_test_layout,
     shuffled_deck,
+    stacked_pip_boxes,
 )
 from meldcam.vocabulary import INDEX_LETTERS
 from scorer.pieces import parse_card
@@ -446,3 +447,30 @@ def test_crossed_q_is_drawn_last_and_changes_only_the_q():
     assert not below.any()  # the bar crosses the O, not under it
     o = ImageFont.truetype(rank_fonts()[0], 60).getbbox("O")
     assert right - left < 0.8 * (o[2] - o[0])  # narrowed
+
+
+def test_stacked_pip_boxes_box_two_pips_of_a_column_on_number_cards_only():
+    style = random_style(np.random.default_rng(1), look=4)
+    nine = stacked_pip_boxes(style, "9D", 200)
+    assert len(nine) == 6  # three pairs in each of the two outer columns
+    for x1, y1, x2, y2 in nine:
+        assert 0 < x1 < x2 < 200 and 0 < y1 < y2 < 200 * style.aspect
+        assert y2 - y1 > 1.8 * (x2 - x1)  # two pips, one above the other
+    assert len({round(box[0]) for box in nine}) == 2
+    for label in ("AS", "JH", "QC", "KD", JOKER):
+        assert stacked_pip_boxes(style, label, 200) == []
+
+
+def test_pip_decoys_box_visible_stacked_pips_and_change_nothing_else():
+    for seed in range(3):
+        plain = render_scene(seed, size=(640, 480), look=4)
+        boxed = render_scene(seed, size=(640, 480), look=4, pip_decoys=True)
+        assert np.array_equal(plain.image, boxed.image)
+        assert plain.corner_labels() == boxed.corner_labels() and not plain.decoys
+        for x1, y1, x2, y2 in boxed.decoys:
+            centre = ((x1 + x2) / 2, (y1 + y2) / 2)
+            assert any(
+                card.box[0] <= centre[0] <= card.box[2] and card.box[1] <= centre[1] <= card.box[3]
+                for card in boxed.cards
+            )
+    assert sum(len(render_scene(s, look=4, pip_decoys=True).decoys) for s in range(6)) > 0

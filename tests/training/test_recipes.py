@@ -3,6 +3,7 @@ scene sets are made, and the shipped recipes' scene seeds (the shipped models de
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -138,15 +139,25 @@ def test_the_shipped_domino_and_card_recipes():
 
 
 def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
+    from training.readers import FINETUNE_SPECS
+
     dominoes, cards = RECIPES["dominoes"], RECIPES["cards"]
-    assert dominoes.reader_finetune_sets == ("synth_r5", "synth_r6")
-    assert dominoes.reader_finetune_shipped and cards.reader_finetune_shipped
-    assert dominoes.reader_finetune_onnx is None  # d4 replaces d3
-    assert cards.reader_finetune_onnx == "card_reader_letters.onnx"  # beside the English one
-    assert "finetune_letters_fr" in cards.reader_finetune_sets
-    assert cards.reader_finetune_leave == "fr"  # French: the letter set never seen
+    (d4,) = dominoes.reader_finetunes
+    assert (d4.spec, d4.sets, d4.onnx) == ("d4", ("synth_r5", "synth_r6"), None)  # replaces d3
+    letters, crossed_q, decoys = cards.reader_finetunes  # letters first: it starts from c6
+    assert (letters.spec, letters.onnx) == ("c7", "card_reader_letters.onnx")  # beside c6
+    assert "finetune_letters_fr" in letters.sets
+    assert letters.leave == "fr"  # French: the letter set never seen
+    assert (crossed_q.spec, crossed_q.onnx, crossed_q.leave) == ("c8", None, "")  # over c6
+    assert crossed_q.sets[0] == "synth_crossed_q"
+    assert {f"finetune_look{look}" for look in range(1, 6)} <= set(crossed_q.sets)
+    assert (decoys.spec, decoys.onnx, decoys.sets[0]) == ("c9", None, "synth_decoys")  # over c8
+    assert letters.shipped and d4.shipped
+    assert not crossed_q.shipped and not decoys.shipped  # measured: run when asked
     for recipe in (dominoes, cards):
-        assert all(recipe.stages.has_set(folder) for folder in recipe.reader_finetune_sets)
+        for tune in recipe.reader_finetunes:
+            assert tune.spec in FINETUNE_SPECS
+            assert all(recipe.stages.has_set(folder) for folder in tune.sets)
 
 
 @pytest.mark.parametrize(
@@ -165,3 +176,31 @@ def test_the_finetune_stage_runs_a_named_fine_tune_round_only_with_epochs(
     with pytest.raises(SystemExit) as stop:
         main(["--kind", "cards", "--stage", "finetune", "--work", str(tmp_path), *extra])
     assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_decoy_scenes_label_stacked_pips_for_the_reader_only(tmp_path):
+    """``render_cards_decoys`` adds "none" boxes (stacked pips) to the card labels: the reader
+    learns them as no card, a detector dataset leaves them out, and a test set never counts
+    them as truth."""
+    import cv2
+
+    from training.evaluate import synthetic_scenes
+    from training.readers import NOT_A_PIECE
+    from training.train_pieces import render_cards_decoys
+    from training.train_tiles import _write_yolo
+
+    seed = next(s for s in range(20) if render_cards_decoys(s)[1][-1][0] == NOT_A_PIECE)
+    image, pieces = render_cards_decoys(seed)
+    decoys = [p for p in pieces if p[0] == NOT_A_PIECE]
+    cards = [p for p in pieces if p[0] != NOT_A_PIECE]
+    assert decoys and cards
+    cv2.imwrite(str(tmp_path / "00000.jpg"), image)
+    meta = {"seed": seed, "size": [image.shape[1], image.shape[0]], "pieces": pieces}
+    (tmp_path / "00000.json").write_text(json.dumps(meta))
+    for sub in ("images", "labels"):
+        (tmp_path / sub).mkdir()
+    _write_yolo(tmp_path / "images", tmp_path / "labels", "s", tmp_path / "00000.jpg", pieces)
+    rows = (tmp_path / "labels" / "s.txt").read_text().split("\n")
+    assert len([row for row in rows if row]) <= len(cards)  # the decoys left out
+    (scene,) = synthetic_scenes(tmp_path, "cards")
+    assert [label for label, _box in scene.pieces] == [label for label, _box in cards]

@@ -98,17 +98,21 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
         counts = [len(np.load(r.crop_cache(work, smoke=True))["values"]) for r in (base, spec)]
         assert counts[1] > counts[0]
         from vision.cards import CardRecogniser as Recogniser
-    # The reader fine-tune, shipped, part of the run above: dominoes "d4" (looks 3 and 4) over
+    # The reader fine-tunes, shipped, part of the run above: dominoes "d4" (looks 3 and 4) over
     # the reader; cards "c7" (look 6 without French letters, looks 1-5 again) as the letters
-    # reader beside the English one, and, run when asked, with every letter set.
+    # reader beside the English one, and, run when asked, with every letter set and then "c8"
+    # (crossed Qs, looks 1-5 again) and "c9" (stacked pips) over the English reader (measured).
     from dataclasses import replace
 
     from training.readers import FINETUNE_SPECS
 
-    tuned = FINETUNE_SPECS[kind]
+    tuned = FINETUNE_SPECS["d4" if kind == "dominoes" else "c7"]
     if kind == "dominoes":
         folders = ["synth_r5", "synth_r6"]
     else:
+        measured = (FINETUNE_SPECS["c8"], FINETUNE_SPECS["c9"])  # not shipped: not in "all"
+        for then in measured:
+            assert not (work / "classifier" / then.file(f"{then.recipe}_last_smoke.pt")).exists()
         assert (out / "card_reader_letters.onnx").stat().st_size > 10_000
         assert not (work / "finetune_letters_fr").exists()  # French: never seen
         without = replace(tuned, recipe=f"{tuned.recipe}_without_fr")
@@ -120,7 +124,10 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
             timeout=420,
             capture_output=True,
         )
-        folders = ["finetune_letters", "finetune_letters_fr", "finetune_look5"]
+        for then in measured:  # run by the stage when asked
+            assert (work / "classifier" / then.file(f"{then.recipe}_last_smoke.pt")).exists()
+        folders = ["finetune_letters", "finetune_letters_fr", "finetune_look5", "synth_crossed_q"]
+        folders.append("synth_decoys")
     assert (work / "classifier" / tuned.file(f"{tuned.recipe}_last_smoke.pt")).exists()
     for folder in folders:
         assert any((work / folder / "train").glob("*.jpg"))
