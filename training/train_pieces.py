@@ -28,9 +28,9 @@ run by ``training/recipes.py``):
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
    ``--stage reader-finetune``: the reader in ``--out`` rebuilt and fine-tuned, shipped, so
    also part of "all" (dominoes: "d4" on looks 3 and 4, replacing the reader; cards: "c7" on
-   index letters, French left out, written as the letters reader beside the English one; when
-   asked, then "c8" on decks printing the crossed Q and "c9" from it on stacked pips boxed as no
-   card, each replacing the English reader: measured, not shipped).
+   index letters, French left out, written as the letters reader beside the English one; with
+   ``--round c8`` then ``--round c9``, "c8" on decks printing the crossed Q and "c9" from it on
+   stacked pips boxed as no card, each replacing the English reader: measured, not shipped).
 
 Synthetic data only: no real domino or card photo has a licence that allows training on it.
 Imports ultralytics and torch: never imported at inference time.
@@ -915,7 +915,8 @@ def main(argv: list[str] | None = None) -> int:
         "--round",
         default=None,
         help="finetune: the fine-tune round to run, with its --epochs (default: the last round "
-        f"that runs); one of {', '.join(FINETUNE_ROUNDS)}",
+        f"that runs); one of {', '.join(FINETUNE_ROUNDS)}; reader-finetune: the reader "
+        "fine-tune to run alone (default: the shipped ones), e.g. c8 or c9",
     )
     parser.add_argument("--seed", type=int, default=SEED)
     add_recipe_arguments(parser, [recipe.stages for recipe in RECIPES.values()])
@@ -1015,8 +1016,14 @@ def main(argv: list[str] | None = None) -> int:
             nets.append(net)
         export_classifier(nets, args.out / recipe.reader_onnx, spec=spec)
         print(f"reader: {args.out / recipe.reader_onnx} ({len(nets)} members)")
+    # The shipped fine-tunes run in "all" and "reader-finetune"; ``--round NAME`` runs that one
+    # alone (a measured one, never in "all", writes only when named).
+    named = args.round if args.stage == "reader-finetune" else None
+    if named is not None and named not in {tune.spec for tune in recipe.reader_finetunes}:
+        parser.error(f"--stage reader-finetune: {args.kind} has no reader fine-tune {named}")
     for tune in recipe.reader_finetunes:
-        if args.stage == "reader-finetune" or (args.stage == "all" and tune.shipped):
+        runs = tune.spec == named if named else tune.shipped
+        if runs and args.stage in ("all", "reader-finetune"):
             leave = (
                 tune.leave if args.leave_letters is None or not tune.leave else args.leave_letters
             )

@@ -124,7 +124,16 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
             timeout=420,
             capture_output=True,
         )
-        for then in measured:  # run by the stage when asked
+        assert not (work / "classifier" / measured[0].file("c8_last_smoke.pt")).exists()
+        named = ("--stage", "reader-finetune", "--round")
+        for then in measured:  # run by the stage only when named
+            subprocess.run(
+                [*command, "--out", str(out), "--work", str(work), *named, then.recipe],
+                cwd=ROOT,
+                check=True,
+                timeout=420,
+                capture_output=True,
+            )
             assert (work / "classifier" / then.file(f"{then.recipe}_last_smoke.pt")).exists()
         folders = ["finetune_letters", "finetune_letters_fr", "finetune_look5", "synth_crossed_q"]
         folders.append("synth_decoys")
