@@ -145,8 +145,8 @@ class CardScene:
     # Face-up cards not in ``cards`` (no labelled index, under half the face shown) with a
     # partly shown index: what a reading of that index is judged against (calibration).
     partly_shown: tuple[CardLabel, ...] = ()
-    # Boxes round two stacked pips of a face-up card, at least 90 % visible (``pip_decoys``):
-    # the reader's hard negatives.
+    # Boxes round two stacked pips of a face-up card, at least 90 % visible, and round a lone
+    # pip by another card's edge (``pip_decoys``): the reader's hard negatives.
     decoys: tuple[tuple[float, float, float, float], ...] = ()
 
     def corner_labels(self) -> list[tuple[str, list[float]]]:
@@ -598,20 +598,29 @@ def _pips(style: DeckStyle, count: int, area: tuple[float, ...]) -> tuple[int, l
     return size, centres
 
 
-def stacked_pip_boxes(style: DeckStyle, label: str, width: int) -> list[tuple[float, ...]]:
-    """Boxes, in the pixels of ``render_card(.., style, label, width)``, round each two pips
-    one above the other in a column: rank over suit to a reader that sees only the box (real
-    decks' stacked pips were read as cards). None on courts, aces and jokers."""
+def _pip_centres(
+    style: DeckStyle, label: str, width: int
+) -> tuple[float, list[tuple[float, float]]]:
+    """The pip size and centres, in the pixels of ``render_card(.., style, label, width)``, of a
+    number card (2-10); no pips for courts, aces and jokers."""
     rank = label[:-1]
     if label == JOKER or rank not in RANKS or RANKS.index(rank) == 0 or rank in ("J", "Q", "K"):
-        return []
+        return 0.0, []
     ss = 2
     big_w, big_h = width * ss, round(width * style.aspect) * ss
     index_w = index_stamp(style, label, big_w).width + _index_margin(style, big_w)
     area = _pip_area(style, big_w, big_h, index_w)
     size, centres = _pips(style, RANKS.index(rank) + 1, area)
+    return size / ss, [(x / ss, y / ss) for x, y, _upside_down in centres]
+
+
+def stacked_pip_boxes(style: DeckStyle, label: str, width: int) -> list[tuple[float, ...]]:
+    """Boxes, in the pixels of ``render_card(.., style, label, width)``, round each two pips
+    one above the other in a column: rank over suit to a reader that sees only the box (real
+    decks' stacked pips were read as cards). None on courts, aces and jokers."""
+    size, centres = _pip_centres(style, label, width)
     columns: dict[int, list[float]] = {}
-    for x, y, _upside_down in centres:
+    for x, y in centres:
         columns.setdefault(round(x), []).append(y)
     half = size / 2
     boxes = []
@@ -619,8 +628,28 @@ def stacked_pip_boxes(style: DeckStyle, label: str, width: int) -> list[tuple[fl
         ys.sort()
         for top, bottom in itertools.pairwise(ys):
             if bottom - top <= 2.5 * size:  # near enough to pass for one index
-                box = (x - half, top - half, x + half, bottom + half)
-                boxes.append(tuple(v / ss for v in box))
+                boxes.append((x - half, top - half, x + half, bottom + half))
+    return boxes
+
+
+EDGE_PIP_REACH = 0.8  # how far past a lone pip (in pip sizes) its decoy box reaches
+EDGE_STRIP_MAX_VISIBLE = 0.5  # a pip is by an edge when other cards hide half the strip past it
+
+
+def edge_pip_boxes(style: DeckStyle, label: str, width: int) -> list[tuple[tuple[float, ...], ...]]:
+    """For each pip of a number card, above and below it: (the box of the pip and the strip
+    past it, the pip's box, the strip's box), in the pixels of ``render_card``. Where another
+    card covers the strip, the box is a lone pip beside an edge: a suit with its rank cut off
+    to a reader that sees only the box (the shipped readers read one in a fan as 2S)."""
+    size, centres = _pip_centres(style, label, width)
+    half, reach = size / 2, EDGE_PIP_REACH * size
+    boxes = []
+    for x, y in centres:
+        pip = (x - half, y - half, x + half, y + half)
+        above = (x - half, y - half - reach, x + half, y - half)
+        below = (x - half, y + half, x + half, y + half + reach)
+        boxes.append(((x - half, y - half - reach, x + half, y + half), pip, above))
+        boxes.append(((x - half, y - half, x + half, y + half + reach), pip, below))
     return boxes
 
 
@@ -974,6 +1003,8 @@ class _Drawn:
     quad: np.ndarray  # 4x2 card corners in canvas pixels
     index_quads: dict[str, np.ndarray]  # corner name -> 4x2 in canvas pixels
     decoy_quads: tuple[np.ndarray, ...] = ()  # stacked pips, 4x2 in canvas pixels
+    # lone pips beside an edge: (box, pip, strip past the pip) quads (``edge_pip_boxes``)
+    edge_pip_quads: tuple[tuple[np.ndarray, ...], ...] = ()
 
 
 def _compose(
@@ -986,7 +1017,8 @@ def _compose(
     pip_decoys: bool = False,
 ) -> tuple[np.ndarray, list[_Drawn]]:
     """Paste cards and clutter in order; ``ids`` marks which card each pixel shows;
-    ``pip_decoys``: with each card's stacked pips (``stacked_pip_boxes``)."""
+    ``pip_decoys``: with each card's stacked pips and pips by an edge (``stacked_pip_boxes``,
+    ``edge_pip_boxes``)."""
     ids = np.full(canvas.shape[:2], -1, np.int32)
     drawn: list[_Drawn] = []
     for item in items:
@@ -1005,11 +1037,16 @@ def _compose(
         paste_piece(canvas, ids, face, matrix, len(drawn))
 
         index_quads = {name: _box_quad(box, matrix) for name, box in boxes.items()}
-        decoys = ()
+        decoys, edge_pips = (), ()
         if pip_decoys and item.label is not None:
             pips = stacked_pip_boxes(style, item.label, card_w)
             decoys = tuple(_box_quad(box, matrix) for box in pips)
-        drawn.append(_Drawn(item.label, piece_corners(matrix, fw, fh), index_quads, decoys))
+            edge_pips = tuple(
+                tuple(_box_quad(box, matrix) for box in boxes)
+                for boxes in edge_pip_boxes(style, item.label, card_w)
+            )
+        corners = piece_corners(matrix, fw, fh)
+        drawn.append(_Drawn(item.label, corners, index_quads, decoys, edge_pips))
     return ids, drawn
 
 
@@ -1085,6 +1122,17 @@ def _labels(
                 x1, y1 = np.clip(q.min(axis=0), 0, [w, h])
                 x2, y2 = np.clip(q.max(axis=0), 0, [w, h])
                 decoys.append((float(x1), float(y1), float(x2), float(y2)))
+        for box_quad, pip_quad, strip_quad in card.edge_pip_quads:
+            q = transform(box_quad)
+            big_enough = (q.max(axis=0) - q.min(axis=0)).min() >= MIN_CORNER_PX
+            if (
+                big_enough
+                and visible_share(ids, transform(pip_quad), i) >= CORNER_MIN_VISIBLE
+                and visible_share(ids, transform(strip_quad), i) <= EDGE_STRIP_MAX_VISIBLE
+            ):
+                x1, y1 = np.clip(q.min(axis=0), 0, [w, h])
+                x2, y2 = np.clip(q.max(axis=0), 0, [w, h])
+                decoys.append((float(x1), float(y1), float(x2), float(y2)))
         seen_card = visible_share(ids, quad, i)
         x1, y1 = np.clip(quad.min(axis=0), 0, [w, h])
         x2, y2 = np.clip(quad.max(axis=0), 0, [w, h])
@@ -1106,6 +1154,11 @@ def _labels(
 def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> list[str]:
     cards = [label for label in all_labels() if label != JOKER] * decks + [JOKER] * jokers
     return [cards[i] for i in rng.permutation(len(cards))]
+
+
+# The reader's scenes of English-pattern queens: look 5 with half the decks printing the crossed Q
+# (``training.train_pieces.render_cards_crossed_q``, ``render_cards_decoys``).
+CROSSED_Q_LOOK = {"look": 5, "crossed_q": 0.5}
 
 
 def render_scene(

@@ -294,13 +294,13 @@ def rendered_card_scene(scene: SyntheticScene):
     every index letter set, then with each set alone:
     the letters' widths move the indices, and with them which corners show whole; then look 6
     with every deck's face dark)."""
-    from datasets.cards_synth import render_scene
+    from datasets.cards_synth import CROSSED_Q_LOOK, render_scene
     from meldcam.vocabulary import INDEX_LETTERS
 
     stored = Counter(label for label, _box in scene.pieces)
     every = tuple(INDEX_LETTERS)
     tries: list[dict] = [{"look": look} for look in (1, 2, 3, 4, 5)]
-    tries += [{"look": 5, "tight_fans": True}, {"look": 5, "crossed_q": 0.5}]
+    tries += [{"look": 5, "tight_fans": True}, CROSSED_Q_LOOK]
     for dark_faces in (False, True):
         tries += [
             {"look": 6, "letter_sets": sets, "dark_faces": dark_faces}

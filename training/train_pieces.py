@@ -172,22 +172,23 @@ def render_cards_fans(seed: int):
 
 
 def render_cards_crossed_q(seed: int):
-    """Look 5 with half the decks printing the Q as most English-pattern decks do (a narrow O
-    crossed near its foot by a bar): the real decks' Q was read unsurely, or as an 8."""
-    from datasets.cards_synth import render_scene
+    """Look 5 with half the decks printing the Q as most English-pattern decks do
+    (``CROSSED_Q_LOOK``): the real decks' Q was read unsurely, or as an 8."""
+    from datasets.cards_synth import CROSSED_Q_LOOK, render_scene
 
-    scene = render_scene(seed, look=5, crossed_q=0.5)
+    scene = render_scene(seed, **CROSSED_Q_LOOK)
     return scene.image, scene.corner_labels()
 
 
 def render_cards_decoys(seed: int):
-    """``render_cards_crossed_q``'s scenes with every visible pair of stacked pips boxed as "not
-    a card" (``CardScene.decoys``): the reader's hard negatives, since real decks' stacked pips
-    were read as cards. For the reader only: a detector would learn the boxes as indices."""
-    from datasets.cards_synth import render_scene
+    """``render_cards_crossed_q``'s scenes with every visible pair of stacked pips, and every
+    lone pip by another card's edge, boxed as "not a card" (``CardScene.decoys``): the reader's
+    hard negatives, since real decks' stacked pips, and a rendered fan's lone pip, were read as
+    cards. For the reader only: a detector would learn the boxes as indices."""
+    from datasets.cards_synth import CROSSED_Q_LOOK, render_scene
     from training.readers import NOT_A_PIECE
 
-    scene = render_scene(seed, look=5, crossed_q=0.5, pip_decoys=True)
+    scene = render_scene(seed, **CROSSED_Q_LOOK, pip_decoys=True)
     return scene.image, scene.corner_labels() + [(NOT_A_PIECE, list(b)) for b in scene.decoys]
 
 
@@ -295,6 +296,7 @@ CARD_LOOK_FINETUNE_SETS = tuple(
     SceneSet(f"finetune_look{look}", CARD_RENDERERS[name], 120, 0, 39 + 2 * look, FINETUNE)
     for look, name in enumerate(("base", "fonts", "glyphs", "real", "backs"), start=1)
 )
+CARD_LOOK_FINETUNE_FOLDERS = tuple(s.folder for s in CARD_LOOK_FINETUNE_SETS)
 CARD_FINETUNE_SETS = (
     SceneSet(FINETUNE_LETTERS, f"{LETTERS_RENDERER}@en,pl,de", 700, 0, 35, FINETUNE),
     SceneSet(f"{FINETUNE_LETTERS}_fr", f"{LETTERS_RENDERER}@fr", 250, 0, 37, FINETUNE),
@@ -304,7 +306,8 @@ CARD_FINETUNE_SETS = (
 CROSSED_Q_RENDERER = "training.train_pieces:render_cards_crossed_q"
 DECOYS_RENDERER = "training.train_pieces:render_cards_decoys"
 CROSSED_Q_SYNTH = "synth_crossed_q"
-# Then "c9": the same scenes' kind with the stacked pips boxed as no card (reader only).
+# Then "c9": the same scenes' kind with stacked pips and lone pips by an edge boxed as no card
+# (reader only).
 DECOYS_SYNTH = "synth_decoys"
 
 RECIPES = {
@@ -364,12 +367,12 @@ RECIPES = {
             # 1-5 again, then that, "c8", on stacked pips boxed as no card, looks 1-5 again.
             ReaderFinetune(
                 "c8",
-                (CROSSED_Q_SYNTH, *(s.folder for s in CARD_LOOK_FINETUNE_SETS)),
+                (CROSSED_Q_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS),
                 shipped=False,
             ),
             ReaderFinetune(
                 "c9",
-                (DECOYS_SYNTH, *(s.folder for s in CARD_LOOK_FINETUNE_SETS)),
+                (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS),
                 shipped=False,
             ),
         ),

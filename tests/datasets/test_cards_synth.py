@@ -18,7 +18,10 @@ from datasets.cards_synth import (
     JOKER,
     READABLE_HALF_VISIBLE,
     _crossed_q,
+    _Drawn,
+    _labels,
     all_labels,
+    edge_pip_boxes,
     flat_three_fonts,
     index_halves,
     index_stamp,
@@ -459,6 +462,38 @@ def test_stacked_pip_boxes_box_two_pips_of_a_column_on_number_cards_only():
     assert len({round(box[0]) for box in nine}) == 2
     for label in ("AS", "JH", "QC", "KD", JOKER):
         assert stacked_pip_boxes(style, label, 200) == []
+
+
+def test_edge_pip_boxes_reach_past_each_pip_up_and_down_on_number_cards_only():
+    style = random_style(np.random.default_rng(1), look=4)
+    three = edge_pip_boxes(style, "3C", 200)
+    assert len(three) == 6  # each of the three pips, above and below
+    for box, pip, strip in three:
+        assert box[0] == pip[0] == strip[0] and box[2] == pip[2] == strip[2]
+        assert (box[1], box[3]) in ((strip[1], pip[3]), (pip[1], strip[3]))  # pip + strip
+        assert strip[3] == pip[1] or strip[1] == pip[3]  # the strip touches the pip
+    for label in ("AS", "JH", "KD", JOKER):
+        assert edge_pip_boxes(style, label, 200) == []
+
+
+def test_a_pip_whose_strip_another_card_covers_is_a_decoy():
+    """A lone pip by another card's edge is a decoy; the same pip with its strip on its own card
+    is not (it is part of the card's pattern, read from the index)."""
+    ids = np.zeros((100, 100), np.int32)  # card 0 everywhere ...
+    ids[:44] = 1  # ... but card 1 lies over its top, down to the pip
+
+    def quad(x1, y1, x2, y2):
+        return np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
+
+    pip, above, below = quad(45, 45, 55, 55), quad(45, 37, 55, 45), quad(45, 55, 55, 63)
+    card = _Drawn(
+        "3C",
+        quad(0, 0, 100, 100),
+        {},
+        edge_pip_quads=((quad(45, 37, 55, 55), pip, above), (quad(45, 45, 55, 63), pip, below)),
+    )
+    *_, decoys = _labels(ids, [card], lambda points: points)
+    assert decoys == ((45.0, 37.0, 55.0, 55.0),)
 
 
 def test_pip_decoys_box_visible_stacked_pips_and_change_nothing_else():
