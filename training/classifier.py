@@ -438,8 +438,12 @@ def _save(checkpoint: Path, net, optimiser, scheduler, epoch: int) -> None:
     torch.save(state, checkpoint)
 
 
+RECIPE_KEY = "recipe"  # the ONNX metadata naming the reader's recipe ("c9"), for its fine-tunes
+
+
 def export_classifier(nets: list, path: Path, spec: ReaderSpec = TILE_SPEC) -> None:
-    """One ONNX file whose outputs are the members' averaged probabilities."""
+    """One ONNX file whose outputs are the members' averaged probabilities, its recipe's name in
+    its metadata (``RECIPE_KEY``)."""
     import torch
     from torch import nn
 
@@ -465,6 +469,28 @@ def export_classifier(nets: list, path: Path, spec: ReaderSpec = TILE_SPEC) -> N
         opset_version=17,
         dynamo=False,
     )
+    stamp_recipe(path, spec.recipe)
+
+
+def stamp_recipe(path: Path, recipe: str) -> None:
+    """Write ``recipe`` into the ONNX file's metadata (``RECIPE_KEY``), the weights unchanged."""
+    import onnx
+
+    model = onnx.load(str(path))
+    kept = [prop for prop in model.metadata_props if prop.key != RECIPE_KEY]
+    del model.metadata_props[:]
+    model.metadata_props.extend(kept)
+    model.metadata_props.add(key=RECIPE_KEY, value=recipe)
+    onnx.save(model, str(path))
+
+
+def reader_recipe(path: Path) -> str | None:
+    """The recipe an exported reader names in its metadata; None for a file exported before
+    readers were stamped."""
+    import onnx
+
+    model = onnx.load(str(path))
+    return next((prop.value for prop in model.metadata_props if prop.key == RECIPE_KEY), None)
 
 
 TILE_TURN_SPEC = replace(TILE_SPEC, recipe="r7", turns=True)  # r7: turn crops with pictogram jokers

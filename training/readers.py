@@ -84,12 +84,12 @@ DOMINO_FINETUNE_SPEC = replace(
     READER_SPECS["dominoes"], recipe="d4", finetune_epochs=4, finetune_lr=3e-4
 )
 # "c8": the shipped "c6" fine-tuned the same way on decks half of which print the crossed Q of
-# English-pattern decks (a narrow O with a bar across its foot) and fresh scenes of looks 1-5;
-# measured, not shipped (models/cards.md, "Crossed Q").
+# English-pattern decks (a narrow O with a bar across its foot) and fresh scenes of looks 1-5
+# (models/cards.md, "Crossed Q").
 CARD_CROSSED_Q_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c8")
-# "c9": "c8" fine-tuned 3 epochs more on scenes whose stacked pips are boxed as no card
-# (``render_cards_decoys``) and looks 1-5 again; measured, not shipped (models/cards.md,
-# "Stacked pips").
+# "c9": "c8" fine-tuned 3 epochs more on scenes whose stacked pips and lone pips by another
+# card's edge are boxed as no card (``render_cards_decoys``) and looks 1-5 again; the shipped
+# English reader (models/cards.md, "Stacked pips").
 CARD_DECOYS_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c9", finetune_epochs=3)
 FINETUNE_SPECS = {
     spec.recipe: spec

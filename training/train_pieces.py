@@ -28,9 +28,9 @@ run by ``training/recipes.py``):
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
    ``--stage reader-finetune``: the reader in ``--out`` rebuilt and fine-tuned, shipped, so
    also part of "all" (dominoes: "d4" on looks 3 and 4, replacing the reader; cards: "c7" on
-   index letters, French left out, written as the letters reader beside the English one; with
-   ``--round c8`` then ``--round c9``, "c8" on decks printing the crossed Q and "c9" from it on
-   stacked pips boxed as no card, each replacing the English reader: measured, not shipped).
+   index letters, French left out, written as the letters reader beside the English one, then
+   "c8" on decks printing the crossed Q and "c9" from it on stacked pips and lone pips by an
+   edge boxed as no card, each replacing the English reader; ``--round NAME`` runs one alone).
 
 Synthetic data only: no real domino or card photo has a licence that allows training on it.
 Imports ultralytics and torch: never imported at inference time.
@@ -229,6 +229,9 @@ class ReaderFinetune:
     leave: str = ""
     # Whether a shipped model is this fine-tune (part of "all"; otherwise run only when asked).
     shipped: bool = True
+    # The recipe of the reader in --out it starts from (checked against the file's metadata:
+    # a fine-tune run again over its own result would silently train something else).
+    start: str = ""
 
 
 @dataclass(frozen=True)
@@ -319,7 +322,7 @@ RECIPES = {
         det_imgsz=384,
         det_export_imgsz=512,
         # "d4": the scenes of the last two rotated-box rounds (looks 3 and 4), over the reader
-        reader_finetunes=(ReaderFinetune("d4", (R5_SYNTH, R6_SYNTH)),),
+        reader_finetunes=(ReaderFinetune("d4", (R5_SYNTH, R6_SYNTH), start="d3"),),
         stages=Stages(
             scene_sets=(
                 SceneSet("synth", DOMINO_RENDERERS[1], 400, 40, 0),
@@ -361,20 +364,13 @@ RECIPES = {
                 tuple(s.folder for s in CARD_FINETUNE_SETS),
                 cards.LETTERS_READER,
                 leave="fr",
+                start="c6",
             ),
-            # Measured, not shipped (a lone pip read as a 2 on a rendered fan; models/cards.md,
-            # "Crossed Q", "Stacked pips"): "c6" itself on decks printing the crossed Q, looks
-            # 1-5 again, then that, "c8", on stacked pips boxed as no card, looks 1-5 again.
-            ReaderFinetune(
-                "c8",
-                (CROSSED_Q_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS),
-                shipped=False,
-            ),
-            ReaderFinetune(
-                "c9",
-                (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS),
-                shipped=False,
-            ),
+            # The shipped English reader (models/cards.md, "Crossed Q", "Stacked pips"): "c6"
+            # itself on decks printing the crossed Q, looks 1-5 again ("c8"), then that on
+            # stacked pips and lone pips by an edge boxed as no card, looks 1-5 again ("c9").
+            ReaderFinetune("c8", (CROSSED_Q_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), start="c6"),
+            ReaderFinetune("c9", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), start="c8"),
         ),
         stages=Stages(
             scene_sets=(
@@ -1047,7 +1043,7 @@ def finetune_reader(
 ) -> None:
     """The reader in ``out`` fine-tuned as ``tune`` says (``ReaderFinetune``); ``leave_letters``
     ("fr") leaves the cards' scenes of that letter set out."""
-    from training.classifier import export_classifier, train_classifier
+    from training.classifier import export_classifier, reader_recipe, train_classifier
     from training.readers import FINETUNE_SPECS, READER_SPECS
     from training.recover import rebuild_reader
 
@@ -1060,6 +1056,12 @@ def finetune_reader(
     if leave_letters:
         spec = replace(spec, recipe=f"{spec.recipe}_without_{leave_letters}")
     reader = out / recipe.reader_onnx
+    found = reader_recipe(reader)
+    if tune.start and found is not None and found != tune.start:
+        raise SystemExit(
+            f"reader fine-tune {tune.spec} starts from {tune.start}, but {reader} is {found}: "
+            f"write {tune.start} there first (--stage reader, or the fine-tune that makes it)"
+        )
     net = train_classifier(
         work,
         1 if smoke else spec.finetune_epochs,

@@ -100,41 +100,45 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
         from vision.cards import CardRecogniser as Recogniser
     # The reader fine-tunes, shipped, part of the run above: dominoes "d4" (looks 3 and 4) over
     # the reader; cards "c7" (look 6 without French letters, looks 1-5 again) as the letters
-    # reader beside the English one, and, run when asked, with every letter set and then "c8"
-    # (crossed Qs, looks 1-5 again) and "c9" (stacked pips) over the English reader (measured).
+    # reader beside the English one, then "c8" (crossed Qs, looks 1-5 again) and "c9" (stacked
+    # and lone pips) over the English reader; run again with every letter set from "c6".
     from dataclasses import replace
 
+    from training.classifier import reader_recipe
     from training.readers import FINETUNE_SPECS
 
     tuned = FINETUNE_SPECS["d4" if kind == "dominoes" else "c7"]
     if kind == "dominoes":
         folders = ["synth_r5", "synth_r6"]
     else:
-        measured = (FINETUNE_SPECS["c8"], FINETUNE_SPECS["c9"])  # not shipped: not in "all"
-        for then in measured:
-            assert not (work / "classifier" / then.file(f"{then.recipe}_last_smoke.pt")).exists()
-        assert (out / "card_reader_letters.onnx").stat().st_size > 10_000
+        for then in (FINETUNE_SPECS["c8"], FINETUNE_SPECS["c9"]):
+            assert (work / "classifier" / then.file(f"{then.recipe}_last_smoke.pt")).exists()
+        assert reader_recipe(out / "card_reader.onnx") == "c9"
+        assert reader_recipe(out / "card_reader_letters.onnx") == "c7_without_fr"
         assert not (work / "finetune_letters_fr").exists()  # French: never seen
         without = replace(tuned, recipe=f"{tuned.recipe}_without_fr")
         assert (work / "classifier" / without.file(f"{without.recipe}_last_smoke.pt")).exists()
-        subprocess.run(
-            [*command, "--out", str(out), "--work", str(work), *FINETUNE_EVERY_LETTER],
+        # A fine-tune never starts from the wrong reader: "c9" over itself is refused ...
+        named = ("--stage", "reader-finetune", "--round", "c9")
+        again = subprocess.run(
+            [*command, "--out", str(out), "--work", str(work), *named],
             cwd=ROOT,
-            check=True,
             timeout=420,
             capture_output=True,
+            text=True,
         )
-        assert not (work / "classifier" / measured[0].file("c8_last_smoke.pt")).exists()
-        named = ("--stage", "reader-finetune", "--round")
-        for then in measured:  # run by the stage only when named
+        assert again.returncode != 0 and "starts from c8" in again.stderr
+        # ... and with "c6" written again (the reader stage, from its checkpoints) they all run
+        for stage in (("--stage", "reader"), FINETUNE_EVERY_LETTER):
             subprocess.run(
-                [*command, "--out", str(out), "--work", str(work), *named, then.recipe],
+                [*command, "--out", str(out), "--work", str(work), *stage],
                 cwd=ROOT,
                 check=True,
                 timeout=420,
                 capture_output=True,
             )
-            assert (work / "classifier" / then.file(f"{then.recipe}_last_smoke.pt")).exists()
+        assert reader_recipe(out / "card_reader_letters.onnx") == "c7"
+        assert reader_recipe(out / "card_reader.onnx") == "c9"
         folders = ["finetune_letters", "finetune_letters_fr", "finetune_look5", "synth_crossed_q"]
         folders.append("synth_decoys")
     assert (work / "classifier" / tuned.file(f"{tuned.recipe}_last_smoke.pt")).exists()
