@@ -1115,21 +1115,20 @@ def _labels(
                     round(seen, 4),
                 )
             )
-        for canvas_quad in card.decoy_quads:
-            q = transform(canvas_quad)
-            big_enough = (q.max(axis=0) - q.min(axis=0)).min() >= MIN_CORNER_PX
-            if big_enough and visible_share(ids, q, i) >= CORNER_MIN_VISIBLE:
-                x1, y1 = np.clip(q.min(axis=0), 0, [w, h])
-                x2, y2 = np.clip(q.max(axis=0), 0, [w, h])
-                decoys.append((float(x1), float(y1), float(x2), float(y2)))
-        for box_quad, pip_quad, strip_quad in card.edge_pip_quads:
-            q = transform(box_quad)
-            big_enough = (q.max(axis=0) - q.min(axis=0)).min() >= MIN_CORNER_PX
-            if (
-                big_enough
-                and visible_share(ids, transform(pip_quad), i) >= CORNER_MIN_VISIBLE
-                and visible_share(ids, transform(strip_quad), i) <= EDGE_STRIP_MAX_VISIBLE
-            ):
+        # stacked pips that show, and lone pips whose strip past them is hidden
+        shown = [(transform(q), None, None) for q in card.decoy_quads]
+        shown += [tuple(transform(q) for q in quads) for quads in card.edge_pip_quads]
+        for q, pip, strip in shown:
+            if (q.max(axis=0) - q.min(axis=0)).min() < MIN_CORNER_PX:
+                continue
+            if strip is None:
+                kept = visible_share(ids, q, i) >= CORNER_MIN_VISIBLE
+            else:
+                kept = (
+                    visible_share(ids, pip, i) >= CORNER_MIN_VISIBLE
+                    and visible_share(ids, strip, i) <= EDGE_STRIP_MAX_VISIBLE
+                )
+            if kept:
                 x1, y1 = np.clip(q.min(axis=0), 0, [w, h])
                 x2, y2 = np.clip(q.max(axis=0), 0, [w, h])
                 decoys.append((float(x1), float(y1), float(x2), float(y2)))

@@ -229,9 +229,6 @@ class ReaderFinetune:
     leave: str = ""
     # Whether a shipped model is this fine-tune (part of "all"; otherwise run only when asked).
     shipped: bool = True
-    # The recipe of the reader in --out it starts from (checked against the file's metadata:
-    # a fine-tune run again over its own result would silently train something else).
-    start: str = ""
 
 
 @dataclass(frozen=True)
@@ -322,7 +319,7 @@ RECIPES = {
         det_imgsz=384,
         det_export_imgsz=512,
         # "d4": the scenes of the last two rotated-box rounds (looks 3 and 4), over the reader
-        reader_finetunes=(ReaderFinetune("d4", (R5_SYNTH, R6_SYNTH), start="d3"),),
+        reader_finetunes=(ReaderFinetune("d4", (R5_SYNTH, R6_SYNTH)),),
         stages=Stages(
             scene_sets=(
                 SceneSet("synth", DOMINO_RENDERERS[1], 400, 40, 0),
@@ -364,13 +361,12 @@ RECIPES = {
                 tuple(s.folder for s in CARD_FINETUNE_SETS),
                 cards.LETTERS_READER,
                 leave="fr",
-                start="c6",
             ),
             # The shipped English reader (models/cards.md, "Crossed Q", "Stacked pips"): "c6"
             # itself on decks printing the crossed Q, looks 1-5 again ("c8"), then that on
             # stacked pips and lone pips by an edge boxed as no card, looks 1-5 again ("c9").
-            ReaderFinetune("c8", (CROSSED_Q_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), start="c6"),
-            ReaderFinetune("c9", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), start="c8"),
+            ReaderFinetune("c8", (CROSSED_Q_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
+            ReaderFinetune("c9", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
         ),
         stages=Stages(
             scene_sets=(
@@ -1020,6 +1016,7 @@ def main(argv: list[str] | None = None) -> int:
     named = args.round if args.stage == "reader-finetune" else None
     if named is not None and named not in {tune.spec for tune in recipe.reader_finetunes}:
         parser.error(f"--stage reader-finetune: {args.kind} has no reader fine-tune {named}")
+    starts = reader_starts(recipe)
     for tune in recipe.reader_finetunes:
         runs = tune.spec == named if named else tune.shipped
         if runs and args.stage in ("all", "reader-finetune"):
@@ -1027,14 +1024,29 @@ def main(argv: list[str] | None = None) -> int:
                 tune.leave if args.leave_letters is None or not tune.leave else args.leave_letters
             )
             leave = "" if leave == "none" else leave
-            finetune_reader(recipe, tune, work, args.out, args.seed, leave, args.smoke)
+            start = starts[tune.spec]
+            finetune_reader(recipe, tune, start, work, args.out, args.seed, leave, args.smoke)
     print(f"train_pieces {args.kind}: done in {time.time() - started:.0f} s")
     return 0
+
+
+def reader_starts(recipe: KindRecipe) -> dict[str, str]:
+    """Each reader fine-tune's starting reader, by spec: the reader stage's recipe, or that of
+    the last shipped fine-tune before it that was written over the reader."""
+    from training.readers import READER_SPECS
+
+    current, starts = READER_SPECS[recipe.kind].recipe, {}
+    for tune in recipe.reader_finetunes:
+        starts[tune.spec] = current
+        if tune.onnx is None and tune.shipped:
+            current = tune.spec
+    return starts
 
 
 def finetune_reader(
     recipe: KindRecipe,
     tune: ReaderFinetune,
+    start: str,
     work: Path,
     out: Path,
     seed: int,
@@ -1042,7 +1054,8 @@ def finetune_reader(
     smoke: bool,
 ) -> None:
     """The reader in ``out`` fine-tuned as ``tune`` says (``ReaderFinetune``); ``leave_letters``
-    ("fr") leaves the cards' scenes of that letter set out."""
+    ("fr") leaves the cards' scenes of that letter set out. The reader must be ``start``, by the
+    recipe stamped in it (a fine-tune run over its own result would train something else)."""
     from training.classifier import export_classifier, reader_recipe, train_classifier
     from training.readers import FINETUNE_SPECS, READER_SPECS
     from training.recover import rebuild_reader
@@ -1057,10 +1070,10 @@ def finetune_reader(
         spec = replace(spec, recipe=f"{spec.recipe}_without_{leave_letters}")
     reader = out / recipe.reader_onnx
     found = reader_recipe(reader)
-    if tune.start and found is not None and found != tune.start:
+    if found is not None and found != start:
         raise SystemExit(
-            f"reader fine-tune {tune.spec} starts from {tune.start}, but {reader} is {found}: "
-            f"write {tune.start} there first (--stage reader, or the fine-tune that makes it)"
+            f"reader fine-tune {tune.spec} starts from {start}, but {reader} is {found}: "
+            f"write {start} there first (--stage reader, or the fine-tune that makes it)"
         )
     net = train_classifier(
         work,
