@@ -640,7 +640,7 @@ def edge_pip_boxes(style: DeckStyle, label: str, width: int) -> list[tuple[tuple
     """For each pip of a number card, above and below it: (the box of the pip and the strip
     past it, the pip's box, the strip's box), in the pixels of ``render_card``. Where another
     card covers the strip, the box is a lone pip beside an edge: a suit with its rank cut off
-    to a reader that sees only the box (the shipped readers read one in a fan as 2S)."""
+    to a reader that sees only the box (one in a rendered fan was read as a 2S)."""
     size, centres = _pip_centres(style, label, width)
     half, reach = size / 2, EDGE_PIP_REACH * size
     boxes = []
@@ -1082,8 +1082,8 @@ def _labels(
     tuple[tuple[float, float, float, float], ...],
 ]:
     """Cards and visible corners, face-down cards' quads, the partly shown cards
-    (``CardScene.partly_shown``) and the visible stacked pips' boxes (``CardScene.decoys``),
-    given ``ids`` in photo pixels and canvas -> photo points."""
+    (``CardScene.partly_shown``) and the boxes of visible stacked pips and of lone pips by an
+    edge (``CardScene.decoys``), given ``ids`` in photo pixels and canvas -> photo points."""
     h, w = ids.shape
     decoys: list[tuple[float, float, float, float]] = []
     cards: list[CardLabel] = []
@@ -1177,8 +1177,8 @@ def render_scene(
     look 5 with decks in other languages' index letters (from ``letter_sets``) and dark faces
     (every deck's with ``dark_faces``). ``tight_fans``: hands held or laid in tight fans
     (``_scene_layout``). ``crossed_q``: the share of decks printing the crossed Q.
-    ``pip_decoys``: the scene's visible stacked pips boxed too (``CardScene.decoys``; the photo
-    and labels are the same either way)."""
+    ``pip_decoys``: the scene's visible stacked pips and lone pips by an edge boxed too
+    (``CardScene.decoys``; the photo and labels are the same either way)."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
