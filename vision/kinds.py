@@ -115,15 +115,15 @@ CARDS = KindSettings(
     # close-up's indices are larger than any learned). The whole photo turned a quarter too:
     # sideways indices (court cards lying sideways on the real photos) are found that way;
     # chosen on rendered scenes and the real photos (models/cards.md, "A quarter turn").
-    # The tiles cut only as fine as the whole pass's smaller indices need (24 px across), and
+    # The tiles cut only as fine as the whole pass's smaller indices need (18 px across), and
     # the zoomed-out pass only where it boxes nothing or an index 24 px long: cheaper, and as
-    # well read (models/cards.md, "Passes sized from the whole photo").
+    # well read or better (models/cards.md, "Passes sized from the whole photo").
     passes=Passes(
         score=0.25,
         zoom_out=2.0,
         tile_side=1600,
         quarter_turn=True,
-        sized=SizedPasses(tile_px=24.0, zoom_px=24.0),
+        sized=SizedPasses(tile_px=18.0, zoom_px=24.0),
     ),
     looks=Looks(
         # An index box whose estimated angle is more than this off its axes is also read cut
@@ -162,10 +162,10 @@ CARDS = KindSettings(
     repeat_any_label=True,
     group=cards.group,
     # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind cards --scenes 2000`,
-    # each look certifying on its own, the highest threshold kept (look 1's; with 400 scenes no
+    # each look certifying on its own, the highest threshold kept (look 5's; with 400 scenes no
     # look certified), for the shipped card models (models/cards.md, "The sure flag").
     sure_score="confidence",
-    sure_threshold=0.8432,
+    sure_threshold=0.82147,
 )
 
 KIND_SETTINGS: dict[str, KindSettings] = {s.kind: s for s in (TILES, DOMINOES, CARDS)}
