@@ -42,3 +42,25 @@ def prepare(threads: int = 2) -> None:
     import torch
 
     torch.set_num_threads(threads)
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        _read_results_without_polars()
+
+
+def _read_results_without_polars() -> None:
+    """ultralytics reads its results.csv with polars only to keep the figures in each
+    checkpoint; where polars is missing (a GPU machine whose packages travel as wheels, polars'
+    180 MB too many) the csv module reads it instead."""
+    import csv
+
+    from ultralytics.engine.trainer import BaseTrainer
+
+    def read_results_csv(self) -> dict[str, list[float]]:
+        try:
+            rows = list(csv.DictReader(self.csv.read_text().splitlines()))
+            return {key.strip(): [float(row[key]) for row in rows] for key in rows[0]}
+        except (OSError, ValueError, IndexError):
+            return {}
+
+    BaseTrainer.read_results_csv = read_results_csv

@@ -17,7 +17,9 @@ run by ``training/recipes.py``):
    ``detector_obb``, a rotated-box (OBB) detector on rounds 1-3's scenes re-rendered for each
    domino's corners, ``detector_obb_r5`` from it on more low-camera scenes, and
    ``detector_obb_r6`` from that on busy coverings and side-by-side close-ups (look 4) with
-   every earlier look, look 1 weighted up (shipped).
+   every earlier look, look 1 weighted up, and ``detector_obb_r7`` from that on every look and
+   more of look 4 at 512 px, 16 epochs, made for a GPU (shipped: ``--stage finetune --device 0
+   --batch 64 --workers 12 --procs 16``, ``training.machine``).
    For cards ``detector_r4`` fine-tunes ``detector_r3`` on the letters reader's scenes (look 6:
    other languages' letters, dark faces; looks 1-5 again), only with ``--epochs
    detector_r4=N`` (measured, not shipped), and ``detector_fans`` fine-tunes ``detector_r3`` on
@@ -43,6 +45,9 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from training.machine import add_arguments as add_machine_arguments
+from training.machine import apply as apply_machine
+from training.machine import current
 from training.offline import GENERATED
 from training.recipes import (
     DetectorRound,
@@ -72,6 +77,9 @@ R4_ROUND = "detector_r4"
 R5_SYNTH = "synth_r5"
 R6_SYNTH = "synth_r6"
 R6_ROUND = "detector_obb_r6"
+R7_SYNTH = "synth_r7"
+R7_ROUND = "detector_obb_r7"
+R7_IMGSZ = 512  # trained at the size it reads at (rounds before: 384, for 2 CPU cores)
 FANS_SYNTH = "synth_fans"  # cards: hands in tight fans
 FANS_ROUND = "detector_fans"
 READER_SYNTH = "synth_reader"  # scenes rendered for the reader only (its first reader look)
@@ -84,37 +92,50 @@ def reader_folder(index: int, test: bool = False) -> str:
     return name if index == 0 else f"{name}{index + 1}"
 
 
-def render_dominoes(seed: int):
-    """A domino scene as (BGR image, [(label, box), ...]) for the shared scene store."""
-    from datasets.dominoes_synth import render_scene
+def _domino_scene(seed: int, look: int):
+    """A domino scene of ``look`` for the shared scene store: (BGR image, [(label, box), ...],
+    each face-up domino's corners), the corners kept for its rotated-box labels."""
+    from datasets.dominoes_synth import render_scene_detailed
 
-    return render_scene(seed)
+    scene = render_scene_detailed(seed, look=look)
+    return scene.image, scene.labels(), domino_quads(scene)
+
+
+def domino_quads(scene) -> list[list[list[float]]]:
+    """Each face-up domino's four corners in photo pixels, around its face (both halves'
+    outer corners)."""
+    quads = []
+    for domino in scene.dominoes:
+        first, second = domino.halves
+        corners = [first.quad[0], first.quad[1], second.quad[0], second.quad[1]]
+        quads.append([[float(x), float(y)] for x, y in corners])
+    return quads
+
+
+def render_dominoes(seed: int):
+    """Domino scenes of look 1 (``synth``)."""
+    return _domino_scene(seed, 1)
 
 
 def render_dominoes_r2(seed: int):
     """Domino scenes of look 2 (``synth_r2``): larger dominoes, more close-ups, thick bodies
     seen at a slant."""
-    from datasets.dominoes_synth import render_scene
-
-    return render_scene(seed, look=2)
+    return _domino_scene(seed, 2)
 
 
 def render_dominoes_r3(seed: int):
     """Domino scenes of look 3 (``synth_r3``, ``synth_r5``): look 2, and photos from low down
     (foreshortened tables, thick near sides) and dark textured surfaces, which a detector
     trained on looks 1-2 misses."""
-    from datasets.dominoes_synth import render_scene
-
-    return render_scene(seed, look=3)
+    return _domino_scene(seed, 3)
 
 
 def render_dominoes_r4(seed: int):
-    """Domino scenes of look 4 (``synth_r6``): look 3, and busy coverings (woven cloth, towels,
-    grass, veined marble, planks), close-ups of dominoes side by side, shrink-wrap streaks and
-    greyscale photos, where real photos' dominoes were missed or invented."""
-    from datasets.dominoes_synth import render_scene
-
-    return render_scene(seed, look=4)
+    """Domino scenes of look 4 (``synth_r6``, ``synth_r7``): look 3, and busy coverings (woven
+    cloth, towels, grass, veined marble, planks), close-ups of dominoes side by side,
+    shrink-wrap streaks and greyscale photos, where real photos' dominoes were missed or
+    invented."""
+    return _domino_scene(seed, 4)
 
 
 def render_cards(seed: int):
@@ -334,6 +355,8 @@ RECIPES = {
                 # reader's fine-tune "d4" learns them; made by the round or by that stage)
                 SceneSet(R6_SYNTH, DOMINO_RENDERERS[4], 800, 40, 23, for_round=R6_ROUND),
                 SceneSet("test_r4", DOMINO_RENDERERS[4], 0, 60, 25),
+                # more of look 4 for the GPU round (side-by-side rows the detector missed)
+                SceneSet(R7_SYNTH, DOMINO_RENDERERS[4], 1200, 40, 27, for_round=R7_ROUND),
             ),
             rounds=(
                 DetectorRound("detector", 24),
@@ -342,6 +365,8 @@ RECIPES = {
                 DetectorRound("detector_obb", 8),  # rotated boxes on the scenes above
                 DetectorRound("detector_obb_r5", 5),
                 DetectorRound(R6_ROUND, 2),  # look 4, look 1 weighted up (models/dominoes.md)
+                # every look at 512 px on a GPU (--device 0; models/dominoes.md)
+                DetectorRound(R7_ROUND, 16),
             ),
         ),
     ),
@@ -552,8 +577,9 @@ DOMINO_OBB_ROUNDS = (("synth", 1), (R2_SYNTH, 2), (R3_SYNTH, 3))
 
 
 def _domino_obb_labels(job: tuple[str, int, str]) -> int:
-    """Write one scene's YOLO-OBB label file (re-rendering it from its seed); checks that the
-    re-rendered scene has the stored labels."""
+    """Write one scene's YOLO-OBB label file from the corners stored with it, or, for a scene
+    stored without them, from the scene re-rendered from its seed (checked to show the stored
+    dominoes)."""
     import json
 
     from datasets.dominoes_synth import render_scene_detailed
@@ -563,18 +589,17 @@ def _domino_obb_labels(job: tuple[str, int, str]) -> int:
     if Path(label_path).exists():
         return 0
     meta = json.loads(Path(meta_path).read_text())
-    scene = render_scene_detailed(meta["seed"], look=look)
-    stored = [(label, [round(v, 3) for v in box]) for label, box in meta["pieces"]]
-    rendered = [(label, [round(v, 3) for v in box]) for label, box in scene.labels()]
-    if stored != rendered:
-        raise RuntimeError(f"{meta_path}: re-rendering seed {meta['seed']} gives other dominoes")
+    quads = meta.get("quads")
+    if quads is None:
+        scene = render_scene_detailed(meta["seed"], look=look)
+        stored = [(label, [round(v, 3) for v in box]) for label, box in meta["pieces"]]
+        rendered = [(label, [round(v, 3) for v in box]) for label, box in scene.labels()]
+        if stored != rendered:
+            seed = meta["seed"]
+            raise RuntimeError(f"{meta_path}: re-rendering seed {seed} gives other dominoes")
+        quads = domino_quads(scene)
     w, h = meta["size"]
-    lines = []
-    for domino in scene.dominoes:
-        first, second = domino.halves
-        quad = [first.quad[0], first.quad[1], second.quad[0], second.quad[1]]
-        if line := obb_line(quad, w, h):
-            lines.append(line)
+    lines = [line for quad in quads if (line := obb_line(quad, w, h))]
     Path(label_path).write_text("".join(x + "\n" for x in lines))
     return len(lines)
 
@@ -763,10 +788,12 @@ def _finetune_obb(
     rounds: tuple[tuple[str, int], ...],
     copies: dict[str, int] | None = None,
     export_weights: str = "best",
+    lr0: float = 0.0005,
 ) -> None:
     """The rotated-box round that follows ``start_run`` (``OBB_FINETUNES``), from its best
     checkpoint (or the shipped detector rebuilt), on ``rounds`` ((folder, look), ...), some
     sets weighted up (``copies``, ``build_domino_obb_dataset``)."""
+    procs = max(procs, current().procs)
     run = OBB_FINETUNES[start_run]
     for folder, _look in rounds:  # made here when ``--stage finetune`` runs on a fresh checkout
         s = recipe.stages.scene_set(folder)
@@ -785,12 +812,40 @@ def _finetune_obb(
         seed,
         imgsz,
         export_weights,
-        **{**rotated_round(work), "pretrained": True, "lr0": 0.0005, "warmup_epochs": 0.5},
+        **{**rotated_round(work), "pretrained": True, "lr0": lr0, "warmup_epochs": 0.5},
+    )
+
+
+def finetune_detector_obb_r7(
+    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
+) -> None:
+    """``detector_obb_r7`` (dominoes): ``detector_obb_r6``'s best (or the shipped detector
+    rebuilt) on the scenes of every round before and ``synth_r7`` (more of look 4), look 1's
+    twice, at 512 px (the size it reads at) and the rotated rounds' first rate, for the epochs a
+    GPU affords; its last epoch exported."""
+    rounds = (*DOMINO_OBB_ROUNDS, (R5_SYNTH, 3), (R6_SYNTH, 4), (R7_SYNTH, 4))
+    _finetune_obb(
+        recipe,
+        work,
+        out,
+        epochs,
+        seed,
+        imgsz or R7_IMGSZ,
+        procs,
+        R6_ROUND,
+        rounds,
+        copies={"synth": 2},
+        export_weights="last",
+        lr0=0.001,
     )
 
 
 # The rotated-box fine-tunes, each named by the round it starts from.
-OBB_FINETUNES = {"detector_obb": "detector_obb_r5", "detector_obb_r5": R6_ROUND}
+OBB_FINETUNES = {
+    "detector_obb": "detector_obb_r5",
+    "detector_obb_r5": R6_ROUND,
+    R6_ROUND: R7_ROUND,
+}
 # The rounds ``--stage finetune`` runs alone.
 FINETUNE_ROUNDS = (*OBB_FINETUNES.values(), R4_ROUND, FANS_ROUND)
 
@@ -918,7 +973,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reader-epochs", type=int, default=30)
     parser.add_argument("--reader-members", type=int, default=1)
     parser.add_argument("--smoke", action="store_true", help="tiny run for tests")
+    add_machine_arguments(parser)
     args = parser.parse_args(argv)
+    apply_machine(args)
     recipe = RECIPES[args.kind]
     stages = apply_recipe_arguments(parser, args, recipe.stages)
     work = args.work or GENERATED / args.kind
@@ -939,6 +996,7 @@ def main(argv: list[str] | None = None) -> int:
         "detector_obb": train_detector_obb,
         "detector_obb_r5": finetune_detector_obb_r5,
         R6_ROUND: finetune_detector_obb_r6,
+        R7_ROUND: finetune_detector_obb_r7,
         R4_ROUND: finetune_detector_r4,
         FANS_ROUND: finetune_detector_fans,
     }

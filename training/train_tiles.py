@@ -45,6 +45,7 @@ from PIL import Image
 
 from datasets.realdata import load_photos, realdata_dir, split_trainable, training_pieces
 from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES
+from training.machine import current
 from training.offline import GENERATED
 from training.readers import NOT_A_PIECE
 from training.recipes import (
@@ -102,7 +103,7 @@ def generate(
     n_train: int,
     n_val: int,
     seed: int,
-    procs: int = 2,
+    procs: int | None = None,
     name: str = "synth",
     renderer: str = TILE_RENDERER,
     quiet: bool = False,
@@ -117,7 +118,7 @@ def generate(
         ]
     start = time.time()
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(procs) as pool:
+    with ctx.Pool(procs or current().procs) as pool:
         tiles = sum(pool.imap_unordered(_render_one, jobs, chunksize=8))
     if not quiet:
         print(f"generate: {len(jobs)} scenes ({tiles} new pieces) in {time.time() - start:.0f} s")
@@ -219,6 +220,7 @@ def train_and_export(
     mosaic)."""
     from training.offline import prepare
 
+    machine = current()
     prepare()
     from ultralytics import YOLO
 
@@ -235,9 +237,9 @@ def train_and_export(
             data=str(data_yaml),
             epochs=epochs,
             imgsz=imgsz,
-            batch=batch,
-            device="cpu",
-            workers=0,
+            batch=machine.detector_batch(batch),
+            device=machine.device,
+            workers=machine.workers,
             seed=seed,
             deterministic=True,
             amp=False,

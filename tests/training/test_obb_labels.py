@@ -82,3 +82,23 @@ def test_more_copies_than_can_be_named_are_refused(tmp_path):
 
     with pytest.raises(ValueError, match="at most 9 copies"):
         build_domino_obb_dataset(tmp_path, 1, "det", (("synth", 1),), copies={"synth": 10})
+
+
+def test_a_domino_scene_stored_with_its_corners_labels_as_one_rendered_again(tmp_path):
+    """Domino scenes keep their corners, so that their rotated-box labels need no second
+    render; a scene stored without them (an older set) is rendered again from its seed."""
+    import json
+
+    from training.train_pieces import DOMINO_RENDERERS, _domino_obb_labels
+    from training.train_tiles import generate
+
+    generate(tmp_path, 1, 0, 8, procs=1, name="synth_r6", renderer=DOMINO_RENDERERS[4], quiet=True)
+    meta_path = tmp_path / "synth_r6" / "train" / "00000.json"
+    meta = json.loads(meta_path.read_text())
+    assert len(meta["quads"]) >= len(meta["pieces"]) > 0
+    without = tmp_path / "without.json"
+    without.write_text(json.dumps({k: v for k, v in meta.items() if k != "quads"}))
+    stored, rendered = tmp_path / "stored.txt", tmp_path / "rendered.txt"
+    assert _domino_obb_labels((str(meta_path), 4, str(stored))) > 0
+    _domino_obb_labels((str(without), 4, str(rendered)))
+    assert stored.read_text() == rendered.read_text()

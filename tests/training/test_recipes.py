@@ -89,8 +89,11 @@ def test_the_shipped_tile_recipe():
 
 def test_the_shipped_domino_and_card_recipes():
     dominoes, cards = RECIPES["dominoes"].stages, RECIPES["cards"].stages
-    assert [r.name for r in dominoes.rounds_run()][-1] == "detector_obb_r6"
-    assert dominoes.with_changes({"detector_obb_r6": 0}).rounds_run()[-1].name == "detector_obb_r5"
+    assert [(r.name, r.epochs) for r in dominoes.rounds_run()][-2:] == [
+        ("detector_obb_r6", 2),
+        ("detector_obb_r7", 16),
+    ]
+    assert dominoes.with_changes({"detector_obb_r7": 0}).rounds_run()[-1].name == "detector_obb_r6"
     assert _seeds(dominoes) == [
         ("synth", 400, 40, 0),
         ("test", 0, 60, 7),
@@ -101,6 +104,7 @@ def test_the_shipped_domino_and_card_recipes():
         ("synth_r5", 800, 40, 21),
         ("synth_r6", 800, 40, 23),
         ("test_r4", 0, 60, 25),
+        ("synth_r7", 1200, 40, 27),
     ]
     assert [(r.name, r.epochs) for r in cards.rounds_run()] == [
         ("detector", 12),

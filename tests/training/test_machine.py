@@ -1,0 +1,56 @@
+"""Where detector rounds train (``training.machine``) and ultralytics without polars."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from training import machine
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for name in ("DEVICE", "BATCH", "WORKERS", "PROCS"):
+        monkeypatch.delenv(f"MELDCAM_TRAIN_{name}", raising=False)
+    return monkeypatch
+
+
+def test_the_default_machine_is_the_cpu_with_the_stage_s_batch(clean_env):
+    current = machine.current()
+    assert current == machine.Machine("cpu", None, 0, 2)
+    assert current.detector_batch(16) == 16
+
+
+def test_a_gpu_given_on_the_command_line_reaches_every_stage(clean_env):
+    parser = argparse.ArgumentParser()
+    machine.add_arguments(parser)
+    args = parser.parse_args(["--device", "0", "--batch", "64", "--workers", "12", "--procs", "16"])
+    applied = machine.apply(args)
+    assert applied == machine.Machine("0", 64, 12, 16) == machine.current()
+    assert applied.detector_batch(16) == 64
+
+
+def test_what_the_command_line_leaves_out_stays_as_it_was(clean_env):
+    clean_env.setenv("MELDCAM_TRAIN_PROCS", "8")
+    parser = argparse.ArgumentParser()
+    machine.add_arguments(parser)
+    assert machine.apply(parser.parse_args(["--batch", "32"])) == machine.Machine("cpu", 32, 0, 8)
+
+
+def test_results_are_read_into_checkpoints_without_polars(tmp_path, monkeypatch):
+    from ultralytics.engine.trainer import BaseTrainer
+
+    from training.offline import _read_results_without_polars
+
+    monkeypatch.setattr(BaseTrainer, "read_results_csv", BaseTrainer.read_results_csv)
+    _read_results_without_polars()
+    trainer = BaseTrainer.__new__(BaseTrainer)
+    trainer.csv = tmp_path / "results.csv"
+    assert trainer.read_results_csv() == {}  # no results yet
+    trainer.csv.write_text("epoch, time,metrics/mAP50(B)\n1,28.1,0.93\n2,39.8,0.95\n")
+    assert trainer.read_results_csv() == {
+        "epoch": [1.0, 2.0],
+        "time": [28.1, 39.8],
+        "metrics/mAP50(B)": [0.93, 0.95],
+    }

@@ -1,0 +1,50 @@
+"""Where detector rounds train: the CPU by default, or a GPU with a larger batch, dataloader
+workers and more scene-rendering processes (``train_pieces --device 0 --batch 64 --workers 14
+--procs 15``). Kept in the environment so that every stage, and the processes it spawns, sees
+the same machine without each function taking it."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+
+_PREFIX = "MELDCAM_TRAIN_"
+
+
+@dataclass(frozen=True)
+class Machine:
+    device: str = "cpu"  # ultralytics' device: "cpu", or a CUDA index such as "0"
+    batch: int | None = None  # images a detector batch; None: the stage's own (16)
+    workers: int = 0  # dataloader worker processes (0: in the training process)
+    procs: int = 2  # processes rendering scenes and writing labels
+
+    def detector_batch(self, stage_batch: int) -> int:
+        return self.batch or stage_batch
+
+
+def current() -> Machine:
+    env = os.environ
+    batch = env.get(_PREFIX + "BATCH")
+    return Machine(
+        device=env.get(_PREFIX + "DEVICE", Machine.device),
+        batch=int(batch) if batch else None,
+        workers=int(env.get(_PREFIX + "WORKERS", Machine.workers)),
+        procs=int(env.get(_PREFIX + "PROCS", Machine.procs)),
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--device", default=None, help="detector rounds: 'cpu' (default) or '0'")
+    parser.add_argument("--batch", type=int, default=None, help="detector rounds' batch size")
+    parser.add_argument("--workers", type=int, default=None, help="dataloader workers")
+    parser.add_argument("--procs", type=int, default=None, help="scene-rendering processes")
+
+
+def apply(args: argparse.Namespace) -> Machine:
+    """Put the machine given on the command line into the environment; the one in effect."""
+    for name in ("device", "batch", "workers", "procs"):
+        value = getattr(args, name)
+        if value is not None:
+            os.environ[_PREFIX + name.upper()] = str(value)
+    return current()
