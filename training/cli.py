@@ -60,7 +60,7 @@ def register(subparsers) -> None:
     calibrate.add_argument(
         "--scenes",
         type=int,
-        help="scenes to render (default: tiles 600, dominoes 1500, cards 2000)",
+        help="scenes to render (default: tiles 600, dominoes 2000, cards 2000)",
     )
     calibrate.add_argument("--seed", type=int, help="base seed (default 20261201)")
     calibrate.add_argument(
