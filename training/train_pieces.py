@@ -82,6 +82,9 @@ R7_ROUND = "detector_obb_r7"
 R7_IMGSZ = 512  # trained at the size it reads at (rounds before: 384, for 2 CPU cores)
 FANS_SYNTH = "synth_fans"  # cards: hands in tight fans
 FANS_ROUND = "detector_fans"
+# cards: every look the readers learned, at the size the detector reads at, for a GPU
+ALL_LOOKS_ROUND = "detector_all_looks"
+ALL_LOOKS_IMGSZ = 640
 READER_SYNTH = "synth_reader"  # scenes rendered for the reader only (its first reader look)
 
 
@@ -426,6 +429,10 @@ RECIPES = {
                 # (models/cards.md, "Tight fans"); --stage finetune --round detector_fans
                 # --epochs detector_fans=3 runs it.
                 DetectorRound(FANS_ROUND, 0),
+                # Not run yet (made for a GPU; models/cards.md, "Next"): every look at 640 px,
+                # from round 3; --stage finetune --round detector_all_looks --epochs
+                # detector_all_looks=12 --device 0 --batch 64 --workers 12 --procs 16 runs it.
+                DetectorRound(ALL_LOOKS_ROUND, 0),
             ),
         ),
         negative_tile_side=cards.TILE_SIDE,
@@ -722,6 +729,34 @@ def finetune_detector_fans(
     _finetune(recipe, work, FANS_ROUND, start, data_yaml, out, epochs, seed, imgsz, 0.0005, "last")
 
 
+def finetune_detector_all_looks(
+    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
+) -> None:
+    """``detector_all_looks`` (cards, made for a GPU): ``detector_r3``'s best (or the shipped
+    detector rebuilt) on the scenes of every look the readers learned and rounds 1-3 never saw:
+    look 1 (``synth``, ``synth_r2``), the reader looks 2-5 (fonts, glyphs, real decks' faces,
+    backs), tight fans, the crossed Q, stacked and lone pips left unboxed (``synth_decoys``),
+    and look 6's English, Polish and German letters (dark faces in a fifth of its decks; the
+    French letters left out, as for the letters reader), at the 640 px it reads at, validated on
+    ``synth_r4`` (look 6), its last epoch exported. Rounds 1-3 learned look 1 at 512 px only."""
+    folders = (
+        "synth",
+        R2_SYNTH,
+        *(reader_folder(index) for index in range(4)),
+        FANS_SYNTH,
+        CROSSED_Q_SYNTH,
+        DECOYS_SYNTH,
+        FINETUNE_LETTERS,
+    )
+    sets = [recipe.stages.scene_set(folder) for folder in folders]
+    data_yaml = _card_round_dataset(recipe, work, seed, "det_all_looks", sets, R4_SYNTH)
+    size = imgsz or ALL_LOOKS_IMGSZ
+    start = _best_or_shipped(recipe, work, "detector_r3", out, data_yaml, size)
+    _finetune(
+        recipe, work, ALL_LOOKS_ROUND, start, data_yaml, out, epochs, seed, size, 0.0005, "last"
+    )
+
+
 def _card_round_dataset(
     recipe: KindRecipe, work: Path, seed: int, name: str, sets: list[SceneSet], val: str
 ) -> Path:
@@ -847,7 +882,7 @@ OBB_FINETUNES = {
     R6_ROUND: R7_ROUND,
 }
 # The rounds ``--stage finetune`` runs alone.
-FINETUNE_ROUNDS = (*OBB_FINETUNES.values(), R4_ROUND, FANS_ROUND)
+FINETUNE_ROUNDS = (*OBB_FINETUNES.values(), R4_ROUND, FANS_ROUND, ALL_LOOKS_ROUND)
 
 
 def _add_round1_scenes(work: Path, root: Path) -> None:
@@ -999,6 +1034,7 @@ def main(argv: list[str] | None = None) -> int:
         R7_ROUND: finetune_detector_obb_r7,
         R4_ROUND: finetune_detector_r4,
         FANS_ROUND: finetune_detector_fans,
+        ALL_LOOKS_ROUND: finetune_detector_all_looks,
     }
 
     def trainer(name: str):

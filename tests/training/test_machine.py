@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from training import machine
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 @pytest.fixture
 def clean_env(monkeypatch):
+    """No machine in the environment, and none left behind for later tests (``apply`` writes
+    os.environ itself: setting each name first makes monkeypatch remove it afterwards)."""
     for name in ("DEVICE", "BATCH", "WORKERS", "PROCS"):
-        monkeypatch.delenv(f"MELDCAM_TRAIN_{name}", raising=False)
+        monkeypatch.setenv(f"MELDCAM_TRAIN_{name}", "")
+        monkeypatch.delenv(f"MELDCAM_TRAIN_{name}")
     return monkeypatch
 
 
@@ -38,19 +46,22 @@ def test_what_the_command_line_leaves_out_stays_as_it_was(clean_env):
     assert machine.apply(parser.parse_args(["--batch", "32"])) == machine.Machine("cpu", 32, 0, 8)
 
 
-def test_results_are_read_into_checkpoints_without_polars(tmp_path, monkeypatch):
-    from ultralytics.engine.trainer import BaseTrainer
+def test_results_are_read_into_checkpoints_without_polars(tmp_path):
+    # In a process of its own: importing ultralytics patches PIL.Image.open process-wide.
+    code = f"""
+from pathlib import Path
+from ultralytics.engine.trainer import BaseTrainer
+from training.offline import _read_results_without_polars
 
-    from training.offline import _read_results_without_polars
-
-    monkeypatch.setattr(BaseTrainer, "read_results_csv", BaseTrainer.read_results_csv)
-    _read_results_without_polars()
-    trainer = BaseTrainer.__new__(BaseTrainer)
-    trainer.csv = tmp_path / "results.csv"
-    assert trainer.read_results_csv() == {}  # no results yet
-    trainer.csv.write_text("epoch, time,metrics/mAP50(B)\n1,28.1,0.93\n2,39.8,0.95\n")
-    assert trainer.read_results_csv() == {
-        "epoch": [1.0, 2.0],
-        "time": [28.1, 39.8],
-        "metrics/mAP50(B)": [0.93, 0.95],
-    }
+_read_results_without_polars()
+trainer = BaseTrainer.__new__(BaseTrainer)
+trainer.csv = Path({str(tmp_path / "results.csv")!r})
+assert trainer.read_results_csv() == {{}}, "no results yet"
+trainer.csv.write_text("epoch, time,metrics/mAP50(B)\\n1,28.1,0.93\\n2,39.8,0.95\\n")
+read = trainer.read_results_csv()
+assert read == {{"epoch": [1.0, 2.0], "time": [28.1, 39.8], "metrics/mAP50(B)": [0.93, 0.95]}}, read
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
