@@ -613,7 +613,7 @@ def _domino_obb_labels(job: tuple[str, int, str]) -> int:
 
 def build_domino_obb_dataset(
     work: Path,
-    procs: int = 2,
+    procs: int | None = None,
     name: str = "det_obb",
     rounds=DOMINO_OBB_ROUNDS,
     copies: dict[str, int] | None = None,
@@ -646,21 +646,21 @@ def build_domino_obb_dataset(
                         if not extra.is_symlink():
                             extra.symlink_to(linked.resolve())
     started = time.time()
-    with multiprocessing.get_context("spawn").Pool(procs) as pool:
+    with multiprocessing.get_context("spawn").Pool(procs or current().procs) as pool:
         boxes = sum(pool.imap_unordered(_domino_obb_labels, jobs, chunksize=8))
     print(f"obb labels: {len(jobs)} scenes, {boxes} new boxes ({time.time() - started:.0f} s)")
     return write_data_yaml(root, "domino")
 
 
 def train_detector_obb(
-    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
+    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
 ) -> None:
     """``detector_obb`` (dominoes): a rotated-box YOLO26-nano-OBB, its backbone and neck from
     ``detector_r3``'s best, on the scenes of the rounds before with rotated boxes. A turned
     domino's axis-aligned box is up to twice its area and covers its neighbours in a chain."""
     if recipe.kind != "dominoes":
         raise ValueError("rotated-box labels are made for dominoes only")
-    data_yaml = build_domino_obb_dataset(work, procs)
+    data_yaml = build_domino_obb_dataset(work)
     _run_detector(
         recipe,
         "detector_obb",
@@ -778,17 +778,17 @@ def _card_round_dataset(
 
 
 def finetune_detector_obb_r5(
-    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
+    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
 ) -> None:
     """``detector_obb_r5`` (dominoes): ``detector_obb``'s best at half its learning rate on the
     ``synth_r5`` scenes (look 3) with those of the rounds before. ``detector_obb``'s ``best.pt``
     is rebuilt from the shipped ONNX file when this checkout has none (``recover``)."""
     rounds = (*DOMINO_OBB_ROUNDS, (R5_SYNTH, 3))
-    _finetune_obb(recipe, work, out, epochs, seed, imgsz, procs, "detector_obb", rounds)
+    _finetune_obb(recipe, work, out, epochs, seed, imgsz, "detector_obb", rounds)
 
 
 def finetune_detector_obb_r6(
-    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
+    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
 ) -> None:
     """``detector_obb_r6`` (dominoes, shipped): ``detector_obb_r5``'s best (or the shipped
     detector rebuilt) at the same rate on the ``synth_r6`` scenes (look 4: busy coverings,
@@ -803,7 +803,6 @@ def finetune_detector_obb_r6(
         epochs,
         seed,
         imgsz,
-        procs,
         "detector_obb_r5",
         rounds,
         copies={"synth": 3},
@@ -818,7 +817,6 @@ def _finetune_obb(
     epochs: int,
     seed: int,
     imgsz: int | None,
-    procs: int,
     start_run: str,
     rounds: tuple[tuple[str, int], ...],
     copies: dict[str, int] | None = None,
@@ -828,13 +826,12 @@ def _finetune_obb(
     """The rotated-box round that follows ``start_run`` (``OBB_FINETUNES``), from its best
     checkpoint (or the shipped detector rebuilt), on ``rounds`` ((folder, look), ...), some
     sets weighted up (``copies``, ``build_domino_obb_dataset``)."""
-    procs = max(procs, current().procs)
     run = OBB_FINETUNES[start_run]
     for folder, _look in rounds:  # made here when ``--stage finetune`` runs on a fresh checkout
         s = recipe.stages.scene_set(folder)
         generate(work, s.scenes, s.val, seed + s.seed_offset, name=s.folder, renderer=s.renderer)
     name = run.replace("detector_", "det_")  # det_obb_r5, det_obb_r6
-    data_yaml = build_domino_obb_dataset(work, procs, name=name, rounds=rounds, copies=copies)
+    data_yaml = build_domino_obb_dataset(work, name=name, rounds=rounds, copies=copies)
     start = _best_or_shipped(recipe, work, start_run, out, data_yaml, imgsz)
     _run_detector(
         recipe,
@@ -852,7 +849,7 @@ def _finetune_obb(
 
 
 def finetune_detector_obb_r7(
-    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None, procs: int = 2
+    recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
 ) -> None:
     """``detector_obb_r7`` (dominoes): ``detector_obb_r6``'s best (or the shipped detector
     rebuilt) on the scenes of every round before and ``synth_r7`` (more of look 4), look 1's
@@ -866,7 +863,6 @@ def finetune_detector_obb_r7(
         epochs,
         seed,
         imgsz or R7_IMGSZ,
-        procs,
         R6_ROUND,
         rounds,
         copies={"synth": 2},
