@@ -790,7 +790,7 @@ def finetune_detector_obb_r5(
 def finetune_detector_obb_r6(
     recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
 ) -> None:
-    """``detector_obb_r6`` (dominoes, shipped): ``detector_obb_r5``'s best (or the shipped
+    """``detector_obb_r6`` (dominoes): ``detector_obb_r5``'s best (or the shipped
     detector rebuilt) at the same rate on the ``synth_r6`` scenes (look 4: busy coverings,
     side-by-side close-ups) with those of every round before, look 1's three times (with
     look 1 once it lost look 1's small dominoes; models/dominoes.md), its last epoch exported
@@ -830,7 +830,7 @@ def _finetune_obb(
     for folder, _look in rounds:  # made here when ``--stage finetune`` runs on a fresh checkout
         s = recipe.stages.scene_set(folder)
         generate(work, s.scenes, s.val, seed + s.seed_offset, name=s.folder, renderer=s.renderer)
-    name = run.replace("detector_", "det_")  # det_obb_r5, det_obb_r6
+    name = run.replace("detector_", "det_")  # det_obb_r5, det_obb_r6, det_obb_r7
     data_yaml = build_domino_obb_dataset(work, name=name, rounds=rounds, copies=copies)
     start = _best_or_shipped(recipe, work, start_run, out, data_yaml, imgsz)
     _run_detector(
@@ -851,7 +851,7 @@ def _finetune_obb(
 def finetune_detector_obb_r7(
     recipe: KindRecipe, work: Path, out: Path, epochs: int, seed: int, imgsz=None
 ) -> None:
-    """``detector_obb_r7`` (dominoes): ``detector_obb_r6``'s best (or the shipped detector
+    """``detector_obb_r7`` (dominoes, shipped): ``detector_obb_r6``'s best (or the shipped detector
     rebuilt) on the scenes of every round before and ``synth_r7`` (more of look 4), look 1's
     twice, at 512 px (the size it reads at) and the rotated rounds' first rate, for the epochs a
     GPU affords; its last epoch exported."""
