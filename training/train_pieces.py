@@ -578,9 +578,13 @@ def _finetune(
     )
 
 
-# Rotated-box round (dominoes): the scenes of rounds 1-3 re-rendered by seed for each domino's
-# corners, and their looks (folder -> ``render_scene_detailed`` look).
+# Rotated-box rounds (dominoes): the scene sets each learns, with their looks (folder ->
+# ``render_scene_detailed`` look): ``detector_obb`` rounds 1-3's, each round after it those of
+# the round before and its own.
 DOMINO_OBB_ROUNDS = (("synth", 1), (R2_SYNTH, 2), (R3_SYNTH, 3))
+R5_OBB_ROUNDS = (*DOMINO_OBB_ROUNDS, (R5_SYNTH, 3))
+R6_OBB_ROUNDS = (*R5_OBB_ROUNDS, (R6_SYNTH, 4))
+R7_OBB_ROUNDS = (*R6_OBB_ROUNDS, (R7_SYNTH, 4))
 
 
 def _domino_obb_labels(job: tuple[str, int, str]) -> int:
@@ -783,8 +787,7 @@ def finetune_detector_obb_r5(
     """``detector_obb_r5`` (dominoes): ``detector_obb``'s best at half its learning rate on the
     ``synth_r5`` scenes (look 3) with those of the rounds before. ``detector_obb``'s ``best.pt``
     is rebuilt from the shipped ONNX file when this checkout has none (``recover``)."""
-    rounds = (*DOMINO_OBB_ROUNDS, (R5_SYNTH, 3))
-    _finetune_obb(recipe, work, out, epochs, seed, imgsz, "detector_obb", rounds)
+    _finetune_obb(recipe, work, out, epochs, seed, imgsz, "detector_obb", R5_OBB_ROUNDS)
 
 
 def finetune_detector_obb_r6(
@@ -795,7 +798,6 @@ def finetune_detector_obb_r6(
     side-by-side close-ups) with those of every round before, look 1's three times (with
     look 1 once it lost look 1's small dominoes; models/dominoes.md), its last epoch exported
     (the best on the validation scenes of every look; ultralytics' best by mAP was the first)."""
-    rounds = (*DOMINO_OBB_ROUNDS, (R5_SYNTH, 3), (R6_SYNTH, 4))
     _finetune_obb(
         recipe,
         work,
@@ -804,7 +806,7 @@ def finetune_detector_obb_r6(
         seed,
         imgsz,
         "detector_obb_r5",
-        rounds,
+        R6_OBB_ROUNDS,
         copies={"synth": 3},
         export_weights="last",
     )
@@ -855,7 +857,6 @@ def finetune_detector_obb_r7(
     rebuilt) on the scenes of every round before and ``synth_r7`` (more of look 4), look 1's
     twice, at 512 px (the size it reads at) and the rotated rounds' first rate, for the epochs a
     GPU affords; its last epoch exported."""
-    rounds = (*DOMINO_OBB_ROUNDS, (R5_SYNTH, 3), (R6_SYNTH, 4), (R7_SYNTH, 4))
     _finetune_obb(
         recipe,
         work,
@@ -864,7 +865,7 @@ def finetune_detector_obb_r7(
         seed,
         imgsz or R7_IMGSZ,
         R6_ROUND,
-        rounds,
+        R7_OBB_ROUNDS,
         copies={"synth": 2},
         export_weights="last",
         lr0=0.001,
