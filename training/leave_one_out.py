@@ -36,14 +36,16 @@ TEST_SCENES = 60  # looks 1, 2, 3 in turn, every set of the left-out kind (seed 
 def render_styles(seed: int, argument: str):
     """A domino scene of look LOOK ("mix": 1-3 by the seed) whose sets are of the printing kinds
     KIND+KIND... only; ``argument`` is "LOOK:KIND+KIND"."""
-    from datasets.dominoes_synth import render_scene
+    from datasets.dominoes_synth import render_scene_detailed
+    from training.train_pieces import domino_store
 
     look, _, kinds = argument.partition(":")
-    return render_scene(
+    scene = render_scene_detailed(
         seed,
         look=1 + seed % 3 if look == "mix" else int(look),
         style_kinds=tuple(kinds.split("+")),
     )
+    return domino_store(scene)
 
 
 def make_sets(work: Path, left_out: str, seed: int) -> tuple[list[str], str]:

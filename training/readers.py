@@ -91,7 +91,16 @@ CARD_CROSSED_Q_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c8")
 # card's edge are boxed as no card (``render_cards_decoys``) and looks 1-5 again; the shipped
 # English reader (models/cards.md, "Stacked pips").
 CARD_DECOYS_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c9", finetune_epochs=3)
+# "d5": "d4" fine-tuned the same way on fresh scenes of looks 1-4, boxes straddling two touching
+# dominoes also mined as no domino (``train_pieces.STRADDLE_COVER``; models/dominoes.md).
+DOMINO_STRADDLES_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d5")
 FINETUNE_SPECS = {
     spec.recipe: spec
-    for spec in (CARD_FINETUNE_SPEC, CARD_CROSSED_Q_SPEC, CARD_DECOYS_SPEC, DOMINO_FINETUNE_SPEC)
+    for spec in (
+        CARD_FINETUNE_SPEC,
+        CARD_CROSSED_Q_SPEC,
+        CARD_DECOYS_SPEC,
+        DOMINO_FINETUNE_SPEC,
+        DOMINO_STRADDLES_SPEC,
+    )
 }

@@ -96,12 +96,19 @@ def reader_folder(index: int, test: bool = False) -> str:
 
 
 def _domino_scene(seed: int, look: int):
-    """A domino scene of ``look`` for the shared scene store: (BGR image, [(label, box), ...],
-    each face-up domino's corners), the corners kept for its rotated-box labels."""
+    """A domino scene of ``look`` for the shared scene store (``domino_store``)."""
     from datasets.dominoes_synth import render_scene_detailed
 
-    scene = render_scene_detailed(seed, look=look)
-    return scene.image, scene.labels(), domino_quads(scene)
+    return domino_store(render_scene_detailed(seed, look=look))
+
+
+def domino_store(scene) -> tuple:
+    """(BGR image, [(label, box), ...], each face-up domino's corners, [(label, box), ...] of
+    the partly shown ones): the corners kept for the rotated-box labels, the partly shown
+    dominoes for ``meldcam eval``, which counts a reading of one by its true label neither
+    right nor wrong."""
+    partly_shown = [(label, list(box)) for label, box in scene.partial]
+    return scene.image, scene.labels(), domino_quads(scene), partly_shown
 
 
 def domino_quads(scene) -> list[list[list[float]]]:
@@ -253,6 +260,9 @@ class ReaderFinetune:
     leave: str = ""
     # Whether a shipped model is this fine-tune (part of "all"; otherwise run only when asked).
     shipped: bool = True
+    # Also mined as hard negatives: boxes straddling two labelled pieces (``reader_items``'
+    # ``straddle_cover``), which the pieces' own hard negatives leave out.
+    straddle_cover: float | None = None
 
 
 @dataclass(frozen=True)
@@ -334,6 +344,17 @@ CROSSED_Q_SYNTH = "synth_crossed_q"
 # (reader only).
 DECOYS_SYNTH = "synth_decoys"
 
+# The domino reader's fine-tune "d5": fresh scenes of each look, never seen by the detector
+# that mines their hard negatives (made by that stage only).
+D5_SETS = tuple(
+    SceneSet(f"finetune_d5_look{look}", DOMINO_RENDERERS[look], 300, 20, 49 + 2 * look, FINETUNE)
+    for look in (1, 2, 3, 4)
+)
+D5_FOLDERS = tuple(s.folder for s in D5_SETS)
+# A mined box is a straddle when two labelled dominoes each cover at least this share of it
+# (and it takes none: IoU < 0.5, calibration's match): the sure flag's most confident errors.
+STRADDLE_COVER = 0.2
+
 RECIPES = {
     "dominoes": KindRecipe(
         "dominoes",
@@ -343,7 +364,12 @@ RECIPES = {
         det_imgsz=384,
         det_export_imgsz=512,
         # "d4": the scenes of the last two rotated-box rounds (looks 3 and 4), over the reader
-        reader_finetunes=(ReaderFinetune("d4", (R5_SYNTH, R6_SYNTH)),),
+        reader_finetunes=(
+            ReaderFinetune("d4", (R5_SYNTH, R6_SYNTH)),
+            # "d5": "d4" on fresh scenes of looks 1-4, boxes straddling two touching dominoes
+            # mined as no domino too (models/dominoes.md, "The sure flag"); measured.
+            ReaderFinetune("d5", D5_FOLDERS, shipped=False, straddle_cover=STRADDLE_COVER),
+        ),
         stages=Stages(
             scene_sets=(
                 SceneSet("synth", DOMINO_RENDERERS[1], 400, 40, 0),
@@ -360,6 +386,7 @@ RECIPES = {
                 SceneSet("test_r4", DOMINO_RENDERERS[4], 0, 60, 25),
                 # more of look 4 for the GPU round (side-by-side rows the detector missed)
                 SceneSet(R7_SYNTH, DOMINO_RENDERERS[4], 1200, 40, 27, for_round=R7_ROUND),
+                *D5_SETS,
             ),
             rounds=(
                 DetectorRound("detector", 24),
@@ -913,6 +940,7 @@ def reader_items(
     looks: range | None = None,
     rounds: bool = True,
     folders: list[str] | None = None,
+    straddle_cover: float | None = None,
 ) -> list:
     """The reader's training scenes (round 1 and, where made, rounds 2 and 3 and the reader's own),
     each with its labelled pieces plus up to ``per_scene`` hard negatives ("none"): boxes
@@ -920,7 +948,9 @@ def reader_items(
     confident first; in the whole photo, and with ``tile_side`` / ``zoom_out`` also in the
     recogniser's other passes (``DetectorPasses``). ``looks``: only these reader looks' scenes
     (``reader_folder``; None: all made); ``rounds=False``: without the detector's rounds;
-    ``folders``: these scene sets instead of the reader looks."""
+    ``folders``: these scene sets instead of the reader looks; ``straddle_cover``: a box that
+    takes no labelled piece (IoU < 0.5) while two each cover this share of it is a hard
+    negative too (half of each of two touching pieces)."""
     if folders is None and looks is None:
         folders = [p.name for p in sorted(work.glob(READER_SYNTH + "*"))]
     elif folders is None:
@@ -948,7 +978,12 @@ def reader_items(
         negatives = []
         found = finder.detect(cv2.imread(str(image)), passes)
         for det in sorted(found, key=lambda d: -d.score):
-            if _max_iou(det.box, boxes) < HARD_NEGATIVE_IOU:
+            overlap = _max_iou(det.box, boxes)
+            if overlap < HARD_NEGATIVE_IOU or (
+                straddle_cover is not None
+                and overlap < STRADDLE_IOU
+                and _straddles(det.box, boxes, straddle_cover)
+            ):
                 negatives.append((NOT_A_PIECE, list(det.box)))
         negatives = negatives[:per_scene]
         added += len(negatives)
@@ -957,6 +992,21 @@ def reader_items(
         f"reader: {added} hard negatives from {len(items)} scenes ({time.time() - started:.0f} s)"
     )
     return with_negatives
+
+
+STRADDLE_IOU = 0.5
+
+
+def _straddles(box, boxes, cover: float) -> bool:
+    """Whether at least two of ``boxes`` each cover at least ``cover`` of ``box``."""
+    import numpy as np
+
+    if len(boxes) < 2:
+        return False
+    ix = np.clip(np.minimum(boxes[:, 2], box[2]) - np.maximum(boxes[:, 0], box[0]), 0, None)
+    iy = np.clip(np.minimum(boxes[:, 3], box[3]) - np.maximum(boxes[:, 1], box[1]), 0, None)
+    area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
+    return int((ix * iy / area >= cover).sum()) >= 2
 
 
 def _max_iou(box, boxes) -> float:
@@ -1179,6 +1229,7 @@ def finetune_reader(
             recipe.negatives_per_scene,
             rounds=False,
             folders=[s.folder for s in sets],
+            straddle_cover=tune.straddle_cover,
         ),
         list,
         smoke=smoke,

@@ -86,11 +86,13 @@ def _render_one(job: tuple[int, str, str]) -> int:
     image_path = Path(stem + ".jpg")
     if image_path.exists() and Path(stem + ".json").exists():
         return 0
-    img, labels, *quads = scene_renderer(renderer)(seed)
+    img, labels, *extra = scene_renderer(renderer)(seed)
     cv2.imwrite(str(image_path), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
     meta = {"seed": seed, "size": [img.shape[1], img.shape[0]], "pieces": labels}
-    if quads:  # a rotated-box renderer: each piece's corners too
-        meta["quads"] = quads[0]
+    if extra:  # a rotated-box renderer: each piece's corners too
+        meta["quads"] = extra[0]
+    if len(extra) > 1:  # ... and the pieces partly shown (label, box), for ``meldcam eval``
+        meta["partly_shown"] = extra[1]
     Path(stem + ".json").write_text(json.dumps(meta))
     return len(labels)
 

@@ -50,10 +50,12 @@ def write_real(folder: Path, name: str, domain: str, labels, scene="table", sour
     (folder / f"{name}.json").write_text(json.dumps(meta))
 
 
-def write_generated(folder: Path, name: str, pieces, seed=1, size=(800, 600)):
+def write_generated(folder: Path, name: str, pieces, seed=1, size=(800, 600), partly=None):
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{name}.jpg").write_bytes(b"not read by the fake recogniser")
     meta = {"seed": seed, "size": list(size), "pieces": [[label, BOX] for label in pieces]}
+    if partly is not None:
+        meta["partly_shown"] = [[label, BOX] for label in partly]
     (folder / f"{name}.json").write_text(json.dumps(meta))
 
 
@@ -158,6 +160,32 @@ def test_synthetic_dominoes_stored_pieces_are_the_truth(tmp_path):
     assert report["not_exact"] == {SYNTHETIC_GROUP: ["00000: read - instead of ['3-4']"]}
 
 
+def test_synthetic_dominoes_partly_shown_read_right_count_neither_way(tmp_path):
+    # 2-5 shows partly and is read by its label (not counted), 6-6 shows partly and is read
+    # twice (once counted), 1-1 is read where nothing is (false), 0-0 is missed.
+    write_generated(tmp_path, "00000", ["3-4", "0-0"], partly=["2-5", "6-6"])
+    write_generated(tmp_path, "00001", ["0-5"], partly=[])
+    predicted = ["3-4", "2-5", "6-6", "6-6", "1-1"]
+    fake = FakeRecogniser({"00000": predicted, "00001": ["0-5"]})
+    score = evaluate_synthetic(tmp_path, "dominoes", fake)["groups"][SYNTHETIC_GROUP]
+    assert (score["pieces_read"], score["precision"], score["recall"]) == (6, 0.3333, 0.6667)
+    assert score["partly_shown_read"] == 2
+    # matched 2 of 4 counted readings, 2 of 3 true: F1 = 2 * 0.5 * 0.667 / 1.167
+    assert score["f1_partly_shown_free"] == round(2 * 0.5 * (2 / 3) / (0.5 + 2 / 3), 4)
+    assert "F1 0.571 with the 2 readings of partly shown pieces" in format_report(
+        evaluate_synthetic(tmp_path, "dominoes", fake)
+    )
+
+
+def test_synthetic_partly_shown_unknown_when_a_scene_file_lacks_them(tmp_path):
+    write_generated(tmp_path, "00000", ["3-4"], partly=["2-5"])
+    write_generated(tmp_path, "00001", ["0-5"])  # written before they were stored
+    fake = FakeRecogniser({"00000": ["3-4", "2-5"], "00001": ["0-5"]})
+    score = evaluate_synthetic(tmp_path, "dominoes", fake)["groups"][SYNTHETIC_GROUP]
+    assert score["partly_shown_read"] is None and score["f1_partly_shown_free"] is None
+    assert score["precision"] == round(2 / 3, 4)
+
+
 def test_synthetic_folder_of_another_kind_or_empty_is_refused(tmp_path):
     write_generated(tmp_path / "tiles", "00000", ["red-7", "joker"])
     with pytest.raises(EvalDataError, match="'red-7', which is not a domino"):
@@ -234,6 +262,27 @@ def test_cards_truth_is_each_card_with_a_corner_once(tmp_path, card_scene):
     assert (score["pieces_true"], score["pieces_read"], score["exact_photos"]) == (6, 7, 1)
     assert score["recall"] == 1.0 and score["precision"] == round(6 / 7, 4)
     assert report["not_exact"][SYNTHETIC_GROUP] == ["00001: read ['7H'] instead of -"]
+
+
+def test_cards_partly_shown_is_a_card_with_no_whole_corner_but_a_partial_one(tmp_path, monkeypatch):
+    partial = (_corner("tl"),)
+    cards = (
+        _card("7H", "tl"),
+        replace(_card("QD"), partial=partial),  # face mostly shown, its index only partly
+        _card("2C"),  # no index shown at all: nobody can name it
+    )
+    scene = cards_synth.CardScene(
+        np.zeros((600, 800, 3), np.uint8),
+        cards,
+        (),
+        partly_shown=(replace(_card("KS"), partial=partial),),
+    )
+    _render_only(monkeypatch, scene, given_look=1)
+    write_generated(tmp_path, "00000", ["7H"], seed=5)
+    fake = FakeRecogniser({"00000": ["7H", "QD", "KS", "2C"]})
+    score = evaluate_synthetic(tmp_path, "cards", fake)["groups"][SYNTHETIC_GROUP]
+    assert (score["precision"], score["partly_shown_read"]) == (0.25, 2)
+    assert score["f1_partly_shown_free"] == round(2 * 0.5 / 1.5, 4)
 
 
 @pytest.mark.parametrize(

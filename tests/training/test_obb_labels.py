@@ -92,10 +92,16 @@ def test_a_domino_scene_stored_with_its_corners_labels_as_one_rendered_again(tmp
     from training.train_pieces import DOMINO_RENDERERS, _domino_obb_labels
     from training.train_tiles import generate
 
-    generate(tmp_path, 1, 0, 8, procs=1, name="synth_r6", renderer=DOMINO_RENDERERS[4], quiet=True)
+    generate(tmp_path, 1, 0, 10, procs=1, name="synth_r6", renderer=DOMINO_RENDERERS[4], quiet=True)
     meta_path = tmp_path / "synth_r6" / "train" / "00000.json"
     meta = json.loads(meta_path.read_text())
     assert len(meta["quads"]) >= len(meta["pieces"]) > 0
+    # ... and its partly shown dominoes, which ``meldcam eval`` counts neither right nor wrong
+    from datasets.dominoes_synth import render_scene_detailed
+
+    partial = render_scene_detailed(10 * 1_000_003, look=4).partial
+    assert len(partial) == 3
+    assert meta["partly_shown"] == [[label, list(box)] for label, box in partial]
     without = tmp_path / "without.json"
     without.write_text(json.dumps({k: v for k, v in meta.items() if k != "quads"}))
     stored, rendered = tmp_path / "stored.txt", tmp_path / "rendered.txt"

@@ -146,8 +146,20 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     from training.readers import FINETUNE_SPECS
 
     dominoes, cards = RECIPES["dominoes"], RECIPES["cards"]
-    (d4,) = dominoes.reader_finetunes
+    d4, d5 = dominoes.reader_finetunes
     assert (d4.spec, d4.sets, d4.onnx) == ("d4", ("synth_r5", "synth_r6"), None)  # replaces d3
+    assert d4.straddle_cover is None  # as shipped
+    # measured, not shipped: fresh scenes of every look, straddling boxes mined as no domino
+    assert (d5.spec, d5.onnx, d5.shipped, d5.straddle_cover) == ("d5", None, False, 0.2)
+    assert [dominoes.stages.scene_set(f).renderer[-3:] for f in d5.sets] == [
+        "oes",
+        "_r2",
+        "_r3",
+        "_r4",
+    ]
+    offsets = [s.seed_offset for s in dominoes.stages.scene_sets]
+    assert len(offsets) == len(set(offsets))  # no two domino sets share their scenes' seeds
+    assert not {71, 73, 75} & set(offsets)  # nor calibration's (seeds 20261201, 03, 05)
     letters, crossed_q, decoys = cards.reader_finetunes  # letters first: it starts from c6
     assert (letters.spec, letters.onnx) == ("c7", "card_reader_letters.onnx")  # beside c6
     assert "finetune_letters_fr" in letters.sets
@@ -168,7 +180,7 @@ def test_each_reader_fine_tune_starts_from_the_reader_the_ones_before_it_left():
     fine-tune's written over it (``finetune_reader`` checks the recipe stamped in the file)."""
     from training.train_pieces import reader_starts
 
-    assert reader_starts(RECIPES["dominoes"]) == {"d4": "d3"}
+    assert reader_starts(RECIPES["dominoes"]) == {"d4": "d3", "d5": "d4"}
     assert reader_starts(RECIPES["cards"]) == {"c7": "c6", "c8": "c6", "c9": "c8"}
 
 
@@ -216,3 +228,14 @@ def test_decoy_scenes_label_stacked_pips_for_the_reader_only(tmp_path):
     assert len([row for row in rows if row]) <= len(cards)  # the decoys left out
     (scene,) = synthetic_scenes(tmp_path, "cards")
     assert [label for label, _box in scene.pieces] == [label for label, _box in cards]
+
+
+def test_straddling_boxes_are_mined_only_when_two_pieces_each_cover_a_share():
+    import numpy as np
+
+    from training.train_pieces import _straddles
+
+    boxes = np.array([[0, 0, 10, 20], [0, 20, 10, 40]], np.float32)  # two dominoes end to end
+    assert _straddles((0, 10, 10, 30), boxes, 0.2)  # half of each
+    assert not _straddles((0, 2, 10, 22), boxes, 0.2)  # most of one, a tenth of the other
+    assert not _straddles((0, 10, 10, 30), boxes[:1], 0.2)  # one piece: nothing to straddle
