@@ -24,9 +24,12 @@ right at least 99.5 % of the time. The threshold is chosen here:
    card read is the true card one of whose index boxes (labelled: >= 90 % visible, or its rank
    and suit both showing; or partly shown, at least 20 % visible: the generator's
    ``CardScene.partly_shown``, as for tiles and dominoes) one of
-   its own index boxes (``corners``) overlaps at IoU >= 0.5. So two cards of one label (two
-   decks) stay two, and a card read from a partly shown index is judged by its label; one read
-   from an index under 20 % visible counts as wrong.
+   its own index boxes (``corners``) overlaps, the card of its own label first, at a cover >= 0.5
+   (the smaller box at least half inside the other: a rightly read card is right however
+   loosely the detector boxes its index), then any card at IoU >= 0.5 (``MATCHING``). So two
+   cards of one label (two decks) stay two, a card reported twice is wrong once, and a card
+   read from a partly shown index is judged by its label; one read from an index under 20 %
+   visible counts as wrong.
 3. **Threshold** (``choose_threshold``): the LOWEST threshold at which the one-sided
    Clopper-Pearson 95 % upper bound of the error rate among the accepted pieces (score >=
    threshold) is at most 0.005; of the thresholds accepting the same calibration pieces, the
@@ -219,30 +222,68 @@ def iou(a: Sequence[float], b: Sequence[float]) -> float:
     return w * h / union if union > 0 else 0.0
 
 
-def match(pieces: list[dict], truth: Truth, min_iou: float = MATCH_IOU) -> list[bool]:
+def cover(a: Sequence[float], b: Sequence[float]) -> float:
+    """The share of the smaller of two boxes that lies in the other."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / smaller if smaller > 0 else 0.0
+
+
+# How a kind's pieces are paired with the true ones (``assign``): cards by their index, the
+# label first ("index"); the others by their boxes alone ("box").
+MATCHING = {"tiles": "box", "dominoes": "box", "cards": "index"}
+# "index": a card read takes an unmatched true card of its own label when one of its index
+# boxes covers at least this share of one of that card's (or lies that much inside it).
+INDEX_COVER = 0.5
+
+
+def match(
+    pieces: list[dict], truth: Truth, min_iou: float = MATCH_IOU, matching: str = "box"
+) -> list[bool]:
     """Whether each piece read is right: it took a true piece (``assign``) of its label; a
     piece that takes no true piece is wrong."""
     return [
         j is not None and piece["label"] == truth[j][0]
-        for piece, j in zip(pieces, assign(pieces, truth, min_iou), strict=True)
+        for piece, j in zip(pieces, assign(pieces, truth, min_iou, matching), strict=True)
     ]
 
 
-def assign(pieces: list[dict], truth: Truth, min_iou: float = MATCH_IOU) -> list[int | None]:
+def assign(
+    pieces: list[dict], truth: Truth, min_iou: float = MATCH_IOU, matching: str = "box"
+) -> list[int | None]:
     """The true piece each piece read takes: pieces, most confident first, each take the
     unmatched true piece overlapping them most (IoU >= ``min_iou`` between any of the piece's
-    boxes, its ``corners`` for a card, and any of the true piece's), or none (None)."""
+    boxes, its ``corners`` for a card, and any of the true piece's), or none (None).
+
+    ``matching="index"`` (cards): first the unmatched true card of the piece's own label whose
+    index boxes one of its own covers most, at least ``INDEX_COVER`` (``cover``): a card read
+    rightly where it lies is right however loosely its index is boxed (the detector's box may
+    take in the pip under the index, or only the rank), as a player sees it; only then, as
+    above, a card of another label (a misreading) or none."""
     taken_by: list[int | None] = [None] * len(pieces)
     taken: set[int] = set()
     for i in sorted(range(len(pieces)), key=lambda i: -pieces[i]["confidence"]):
         boxes = pieces[i].get("corners") or [pieces[i]["bbox"]]
-        best, best_iou = None, min_iou
-        for j, (_label, true_boxes) in enumerate(truth):
-            if j in taken:
-                continue
-            overlap = max(iou(a, b) for a in boxes for b in true_boxes)
-            if overlap >= best_iou:
-                best, best_iou = j, overlap
+        best = None
+        if matching == "index":
+            best_cover = INDEX_COVER
+            for j, (label, true_boxes) in enumerate(truth):
+                if j in taken or label != pieces[i]["label"]:
+                    continue
+                overlap = max(cover(a, b) for a in boxes for b in true_boxes)
+                if overlap >= best_cover:
+                    best, best_cover = j, overlap
+        if best is None:
+            best_iou = min_iou
+            for j, (_label, true_boxes) in enumerate(truth):
+                if j in taken:
+                    continue
+                overlap = max(iou(a, b) for a in boxes for b in true_boxes)
+                if overlap >= best_iou:
+                    best, best_iou = j, overlap
         if best is not None:
             taken.add(best)
             taken_by[i] = best
@@ -394,7 +435,7 @@ def calibrate(kind: str, scenes, recogniser=None, progress=None, pieces_out=None
     for name, image, truth, *family in scenes:
         family_name = family[0] if family else "all"
         pieces = recogniser.recognise(image, channels="bgr")["pieces"]
-        correct = match(pieces, truth)
+        correct = match(pieces, truth, matching=MATCHING[kind])
         right += correct
         families += [family_name] * len(pieces)
         for piece, ok in zip(pieces, correct, strict=True):

@@ -163,9 +163,10 @@ CARDS = KindSettings(
     group=cards.group,
     # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind cards --scenes 2000`,
     # each look certifying on its own, the highest threshold kept (look 5's; with 400 scenes no
-    # look certified), for the shipped card models (models/cards.md, "The sure flag").
+    # look certified), cards matched by their index, label first, for the shipped card models
+    # (models/cards.md, "The sure flag").
     sure_score="confidence",
-    sure_threshold=0.82147,
+    sure_threshold=0.77987,
 )
 
 KIND_SETTINGS: dict[str, KindSettings] = {s.kind: s for s in (TILES, DOMINOES, CARDS)}

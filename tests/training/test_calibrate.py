@@ -152,6 +152,26 @@ def test_cards_are_matched_by_any_of_their_corner_indices():
     assert match(pieces, truth) == [True, True, False]
 
 
+def test_cards_are_matched_by_their_index_label_first_however_loosely_boxed():
+    truth = [("7C", [[0, 0, 20, 10]]), ("8C", [[0, 12, 20, 22]]), ("KS", [[100, 0, 120, 10]])]
+    pieces = [
+        # the index boxed with the pip under it: IoU 0.4 with 7C, but 7C lies inside it
+        piece("7C", [0, 0, 20, 25], 0.9, corners=[[0, 0, 20, 25]]),
+        # the 8C's index boxed around its rank only (under half of it), read right
+        piece("8C", [0, 12, 9, 22], 0.5, corners=[[0, 12, 9, 22]]),
+        # the KS read twice: the second report is wrong
+        piece("KS", [100, 0, 120, 10], 0.8, corners=[[100, 0, 120, 10]]),
+        piece("KS", [101, 0, 121, 10], 0.7, corners=[[101, 0, 121, 10]]),
+    ]
+    assert match(pieces, truth, matching="index") == [True, True, True, False]
+    assert match(pieces, truth) == [False, False, True, False]  # by boxes: IoU 0.4 and 0.45 miss
+    # a misreading still takes the card it lies on (so that card's right reading, found
+    # later, is a second report)
+    misread = [piece("7S", [0, 0, 20, 10], 0.9, corners=[[0, 0, 20, 10]])]
+    assert assign(misread, truth, matching="index") == [0]
+    assert match(misread + pieces[:1], truth, matching="index") == [False, False]
+
+
 def test_card_truth_holds_partly_shown_indices_too():
     """A reading of a partly shown index is judged by its card's label (as for tiles and
     dominoes), not counted as a card found where there is none."""
