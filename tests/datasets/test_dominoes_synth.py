@@ -344,8 +344,9 @@ def test_a_style_kinds_limit_draws_printings_of_those_kinds_only():
 def test_leave_one_out_scenes_render_the_named_look_and_kinds():
     from training.leave_one_out import render_styles
 
-    image, labels = render_styles(11, "mix:coded")
-    assert image.ndim == 3 and labels
+    image, labels, quads, partly_shown = render_styles(11, "mix:coded")
+    assert image.ndim == 3 and labels and len(quads) == len(labels)
+    assert all(isinstance(label, str) and len(box) == 4 for label, box in partly_shown)
     # the same scene as the generator's own, asked for directly
     same, same_labels = render_scene(11, look=1 + 11 % 3, style_kinds=("coded",))
     assert labels == same_labels and np.array_equal(image, same)
