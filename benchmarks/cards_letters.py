@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     letters_reader = english.for_set(next(name for name, _own in CARDS.set_readers))
     print(
         f"{'letters':<8}{'read as':<9}{'n':>4}{'precision':>11}{'recall':>8}{'F1':>8}"
-        f"{'exact':>7}{'sure':>8}{'sure precision':>16}"
+        f"{'exact':>7}{'sure':>8}{'sure precision':>16}{'F1 partly shown free':>22}"
     )
     for place, letters in enumerate(INDEX_LETTERS):
         if letters not in args.letters.split(","):
@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{letters:<8}{read_as:<9}{g['photos']:>4}{g['precision']:>11.3f}"
                 f"{g['recall']:>8.3f}{g['f1']:>8.3f}{g['exact_photos']:>7}{sure_share:>8.1%}"
                 + (f"{sure_precision:>16.3f}" if sure_precision is not None else f"{'-':>16}")
+                + f"{g['f1_partly_shown_free']:>22.3f}"
             )
     return 0
 
