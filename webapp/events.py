@@ -107,6 +107,15 @@ class Hub:
         self.per_client = int(app.config["EVENT_STREAMS_PER_CLIENT"])
         self.open: Counter[str] = Counter()  # open streams per client address
         self.polls = 0  # how many times the database was asked (the load benchmark reads it)
+        self.stopped = threading.Event()
+
+    def stop(self) -> None:
+        """End the hub's thread and every open stream at its next wake-up (a node shutting
+        down: a thread left polling a database that is gone logs an error a second)."""
+        self.stopped.set()
+        with self.lock:
+            for changed in self.changed.values():
+                changed.notify_all()
 
     def admit(self, client: str) -> bool:
         """Take a stream's place for ``client``, or False when the process has no place left
@@ -128,7 +137,7 @@ class Hub:
         with self.lock:
             self.watched[game_id] += 1
             self.changed.setdefault(game_id, threading.Condition(self.lock))
-            if self.thread is None or not self.thread.is_alive():
+            if not self.stopped.is_set() and (self.thread is None or not self.thread.is_alive()):
                 self.thread = threading.Thread(target=self._run, name="meldcam-events", daemon=True)
                 self.thread.start()
         try:
@@ -147,14 +156,16 @@ class Hub:
         with self.lock:
             changed = self.changed.get(game_id)
             if changed is not None:  # watched: the caller is inside ``watching(game_id)``
-                changed.wait_for(lambda: self.versions.get(game_id, 0) > after, timeout)
+                changed.wait_for(
+                    lambda: self.stopped.is_set() or self.versions.get(game_id, 0) > after,
+                    timeout,
+                )
             return self.versions.get(game_id, 0)
 
     def _run(self) -> None:
         poll = float(self.app.config["EVENTS_POLL_S"])
         idle_since = time.monotonic()
-        while True:
-            time.sleep(poll)
+        while not self.stopped.wait(poll):
             with self.lock:
                 games = list(self.watched)
                 if not games:
@@ -167,7 +178,7 @@ class Hub:
                 found = self._read(games)
             except Exception:  # the database is away: the streams keep their heartbeat
                 self.app.logger.exception("live events: the games' versions could not be read")
-                time.sleep(1.0)
+                self.stopped.wait(1.0)
                 continue
             with self.lock:
                 for game_id, version in found.items():
@@ -221,7 +232,7 @@ def stream(app: Flask, game_id: str, after: int) -> Iterator[str]:
             if not missed:  # a game deleted meanwhile: nothing to read, nothing to wait for
                 after = max(after, hub.wait(game_id, after, 0))
             left = deadline - time.monotonic()
-            if left <= 0:
+            if left <= 0 or hub.stopped.is_set():
                 return
-            if hub.wait(game_id, after, min(heartbeat, left)) <= after:
+            if hub.wait(game_id, after, min(heartbeat, left)) <= after and not hub.stopped.is_set():
                 yield ": still here\n\n"

@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from webapp import create_app
+from webapp import create_app, events
 from webapp.events import hub_of
 
 ON_POSTGRESQL = True  # the seats, racks and change log on PostgreSQL too (tests/webapp/conftest.py)
@@ -176,6 +176,13 @@ def start_node(tmp_path: Path, database_url: str | None, **settings: Any) -> tup
     return f"127.0.0.1:{http_server.server_port}", app, http_server
 
 
+def stop_node(app: Flask, http_server: Any) -> None:
+    """Stop the node's hub first: a stream the test closed is seen only at its next write, and
+    until then the hub would poll a database the next test has dropped."""
+    hub_of(app).stop()
+    http_server.shutdown()
+
+
 @pytest.fixture
 def nodes(tmp_path: Path, database_url: str | None) -> Iterator[list[tuple[str, Flask]]]:
     """Two nodes on one database."""
@@ -183,8 +190,8 @@ def nodes(tmp_path: Path, database_url: str | None) -> Iterator[list[tuple[str, 
     try:
         yield [(host, app) for host, app, _http in started]
     finally:
-        for _host, _app, http_server in started:
-            http_server.shutdown()
+        for _host, app, http_server in started:
+            stop_node(app, http_server)
 
 
 @pytest.fixture
@@ -361,7 +368,7 @@ def test_a_hand_saved_through_another_node_reaches_the_stream(
 
 
 def test_one_client_cannot_take_every_stream(tmp_path: Path) -> None:
-    host, _app, http_server = start_node(
+    host, app, http_server = start_node(
         tmp_path, None, EVENT_STREAMS_PER_CLIENT=2, EVENTS_HEARTBEAT_S=0.5
     )
     try:
@@ -385,7 +392,34 @@ def test_one_client_cannot_take_every_stream(tmp_path: Path) -> None:
         for reader in held:
             reader.close()
     finally:
-        http_server.shutdown()
+        stop_node(app, http_server)
+
+
+def test_a_stopped_hub_ends_its_thread_and_its_streams(app: Flask) -> None:
+    """A node shutting down stops its hub: the polling thread and every open stream end at
+    once, not at the stream's next heartbeat."""
+    app.config.update(EVENTS_HEARTBEAT_S=60.0, EVENTS_STREAM_S=60.0)
+    hub = hub_of(app)
+    sent: list[str] = []
+    reader = threading.Thread(target=lambda: sent.extend(events.stream(app, "no-such-game", 0)))
+    reader.start()
+    deadline = time.monotonic() + 5
+
+    def polling_started() -> bool:
+        with hub.lock:
+            return hub.thread is not None and hub.thread.is_alive()
+
+    while not polling_started() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    polling = hub.thread
+    assert polling is not None and polling.is_alive()
+    started = time.monotonic()
+    hub.stop()
+    reader.join(timeout=5)
+    polling.join(timeout=5)
+    assert not reader.is_alive() and not polling.is_alive()
+    assert time.monotonic() - started < 2.0
+    assert len(sent) == 1 and not hub.watched  # the opening comment only, and nothing watched
 
 
 class CountingCondition(threading.Condition):
