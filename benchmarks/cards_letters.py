@@ -41,8 +41,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dark", action="store_true", help="every deck's face dark")
     args = parser.parse_args(argv)
     english = Recogniser("cards", args.models)
-    # the letters reader, sharing the English reader's detector (any set it reads will do)
-    letters_reader = english.for_set(next(name for name, _own in CARDS.set_readers))
+    # the letters reader, sharing the English reader's detector: each set's own sure threshold
+    # (dark English decks: the first set's)
+    set_readers = dict(CARDS.set_readers)
+    first_set = next(iter(set_readers))
     print(
         f"{'letters':<8}{'read as':<9}{'n':>4}{'precision':>11}{'recall':>8}{'F1':>8}"
         f"{'exact':>7}{'sure':>8}{'sure precision':>16}{'F1 partly shown free':>22}"
@@ -55,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         generate(folder, 0, args.scenes, SEED + place, name="scenes", renderer=renderer, quiet=True)
         readings = {"en": english}
         if letters != "en" or args.dark:  # dark English decks: the letters reader saw some
-            readings["letters"] = letters_reader
+            readings["letters"] = english.for_set(letters if letters in set_readers else first_set)
         for read_as, recogniser in readings.items():
             score = evaluate_synthetic(folder / "scenes" / "val", "cards", recogniser)
             g = score["groups"][SYNTHETIC_GROUP]

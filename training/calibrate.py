@@ -359,15 +359,12 @@ def _boxes(box) -> list[list[float]]:
 
 def set_renderers(kind: str, set_name: str | None) -> tuple[str, ...]:
     """The renderers a kind's sure threshold is calibrated on: for a set with a reader of its
-    own (``--set pl``: cards' index letters), card scenes of every set that reader reads, each
-    a family that must certify; otherwise ``DEFAULT_RENDERERS``."""
+    own (``--set pl``: cards' index letters), card scenes of that set's decks only (each set
+    has its threshold, as a game names one deck's letters); otherwise ``DEFAULT_RENDERERS``."""
     from vision.kinds import settings_of
 
-    readers = dict(settings_of(kind).set_readers)
-    if kind == "cards" and set_name in readers:
-        file = readers[set_name].reader_file
-        shared = [name for name, own in readers.items() if own.reader_file == file]
-        return tuple(f"training.calibrate:card_letters_scene@{name}" for name in shared)
+    if kind == "cards" and set_name in dict(settings_of(kind).set_readers):
+        return (f"training.calibrate:card_letters_scene@{set_name}",)
     return DEFAULT_RENDERERS[kind]
 
 

@@ -144,13 +144,13 @@ CARDS = KindSettings(
     dark_faces=DarkFaces(),
     # The deck's index letters (a game option; none given: read as "en"). Decks printing other
     # letters are read by a reader fine-tuned on them (models/cards.md, "Index letters"), sure
-    # by its own threshold: `meldcam calibrate --kind cards --set pl --scenes 900` certified none
-    # of its letter sets, so none of its readings is sure.
+    # by each set's own threshold: `meldcam calibrate --kind cards --set SET --scenes 600`
+    # (600 look-6 scenes of decks printing that set's letters; models/cards.md, "Index letters").
     sets=cards.letter_sets(),
-    set_readers=tuple(
-        (name, SetReader(cards.LETTERS_READER, sure_threshold=1.01))
-        for name, _labels in cards.letter_sets()
-        if name != "en"
+    set_readers=(
+        ("pl", SetReader(cards.LETTERS_READER, sure_threshold=0.8282)),
+        ("de", SetReader(cards.LETTERS_READER, sure_threshold=0.83699)),
+        ("fr", SetReader(cards.LETTERS_READER, sure_threshold=0.8247)),
     ),
     none_drop=0.5,
     report_floor=0.3,  # an index is used when read at least this surely

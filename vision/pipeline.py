@@ -295,7 +295,7 @@ class Recogniser:
         self.passes = DetectorPasses(self.detector)
         self.crop_size = settings.crop_size or reader_crop_size(self.reader)
         self._sure = SURENESS[settings.sure_score]
-        self._set_recognisers: dict[str, Recogniser] = {}  # by reader file
+        self._set_recognisers: dict[str, Recogniser] = {}  # by set name
         self._set_lock = threading.Lock()
 
     def _model_path(self, name: str) -> Path:
@@ -314,7 +314,7 @@ class Recogniser:
         if own is None:
             return self
         with self._set_lock:
-            made = self._set_recognisers.get(own.reader_file)
+            made = self._set_recognisers.get(set_name)
             if made is None:
                 settings = replace(
                     self.settings,
@@ -322,9 +322,17 @@ class Recogniser:
                     sure_threshold=own.sure_threshold,
                     set_readers=(),
                 )
-                reader = open_session(self._model_path(own.reader_file))
+                # sets sharing a reader file share its session (each has its own threshold)
+                reader = next(
+                    (
+                        r.reader
+                        for r in self._set_recognisers.values()
+                        if r.settings.reader_file == own.reader_file
+                    ),
+                    None,
+                ) or open_session(self._model_path(own.reader_file))
                 made = Recogniser(settings, self.models_dir, sessions=(self.detector, reader))
-                self._set_recognisers[own.reader_file] = made
+                self._set_recognisers[set_name] = made
         return made
 
     # ----------------------------------------------------------------------------- public

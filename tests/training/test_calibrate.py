@@ -200,17 +200,16 @@ def test_tight_fan_scenes_are_a_renderer_of_their_own():
     assert all(boxes for _label, boxes in truth)
 
 
-def test_a_deck_letters_reader_is_calibrated_on_every_letter_set_it_reads():
-    """``--set pl``: the card letters reader's threshold, on scenes of decks printing each set
-    that reader reads (a family each); no set: the kind's own renderers."""
+def test_a_deck_letters_reader_is_calibrated_on_scenes_of_that_set_alone():
+    """``--set pl``: the threshold of Polish decks, on scenes of decks printing Polish letters
+    (the same reader reads German decks, at a threshold of their own); no set: the kind's own
+    renderers."""
     from training.calibrate import DEFAULT_RENDERERS, set_renderers
     from vision.kinds import CARDS
 
-    read_by_letters_reader = [name for name, _own in CARDS.set_readers]
+    for name, _own in CARDS.set_readers:
+        assert set_renderers("cards", name) == (f"training.calibrate:card_letters_scene@{name}",)
     specs = set_renderers("cards", "pl")
-    assert specs == tuple(
-        f"training.calibrate:card_letters_scene@{name}" for name in read_by_letters_reader
-    )
     default = DEFAULT_RENDERERS["cards"]
     assert set_renderers("cards", None) == set_renderers("cards", "en") == default
     image, truth = renderer(specs[0])(3)  # a string argument: the letters

@@ -125,7 +125,7 @@ def test_a_set_is_an_argument_and_a_kind_without_sets_refuses_one(stand_in):
 
 def test_a_set_with_a_reader_of_its_own_is_read_by_it(stand_in, tmp_path, monkeypatch):
     """A set named in ``set_readers`` (cards' index letters) is read by its own reader, opened
-    once from the models folder and sharing the detector, with its own sure threshold; the
+    once from the models folder and sharing the detector, with the set's own sure threshold; the
     other sets, and no set, by the kind's reader; a missing reader file is a clear error."""
     import vision.pipeline
     from vision.errors import RecogniserUnavailable
@@ -136,8 +136,8 @@ def test_a_set_with_a_reader_of_its_own_is_read_by_it(stand_in, tmp_path, monkey
     own = SetReader("other_reader.onnx", sure_threshold=0.0)
     lettered = replace(
         settings,
-        sets=(("plain", every), ("other", every)),
-        set_readers=(("other", own),),
+        sets=(("plain", every), ("other", every), ("strict", every)),
+        set_readers=(("other", own), ("strict", replace(own, sure_threshold=1.01))),
         sure_threshold=1.01,
     )
     other_reader = type(sessions[1])({0: (np.eye(19, dtype=np.float32)[6], np.eye(4)[1])})
@@ -162,6 +162,10 @@ def test_a_set_with_a_reader_of_its_own_is_read_by_it(stand_in, tmp_path, monkey
         assert all(p["sure"] for p in result["pieces"])  # the set reader's own threshold
         boxes = recogniser.read_boxes(image, [[20, 20, 80, 100]], "bgr", set_name="other")
         assert [p["label"] for p in boxes] == ["orange-7"]
+    # a set sharing that reader file reads with it, at a threshold of its own
+    strict = recogniser.recognise(image, channels="bgr", set_name="strict")["pieces"]
+    assert [p["label"] for p in strict] == ["orange-7"] * 3 and not any(p["sure"] for p in strict)
+    assert recogniser.recognise(image, channels="bgr", set_name="other")["pieces"][0]["sure"]
     assert opened == [tmp_path / "other_reader.onnx"]  # opened once
     fixed = Recogniser(lettered, models_dir=tmp_path, sessions=sessions, set_name="other")
     assert fixed.recognise(image, channels="bgr")["pieces"][0]["label"] == "orange-7"
