@@ -321,6 +321,15 @@ def card_letters_scene(seed: int, letters: str = "en"):
     return scene.image, _card_truth(scene)
 
 
+def card_dark_scene(seed: int, letters: str = "en"):
+    """``card_letters_scene`` with every deck's face dark, printed in light inks: the scenes the
+    sure threshold of a photo read inverted (``DarkFaces``) is calibrated on."""
+    from datasets.cards_synth import render_scene
+
+    scene = render_scene(seed, look=6, letter_sets=(letters,), dark_faces=True)
+    return scene.image, _card_truth(scene)
+
+
 def _card_truth(scene) -> Truth:
     """Every card with a labelled or partly shown index (``CardScene.partly_shown``), with the
     boxes of those indices: a reading of a partly shown index is judged by its card's label."""
