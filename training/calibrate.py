@@ -311,23 +311,20 @@ def card_fans_scene(seed: int):
     return scene.image, _card_truth(scene)
 
 
-def card_letters_scene(seed: int, letters: str = "en"):
+def card_letters_scene(seed: int, letters: str = "en", dark_faces: bool = False):
     """A card scene of look 6 whose decks print the index letters ``letters`` ("pl": W D K A),
     and its cards as ``card_scene`` gives them: the scenes a deck letters' reader is
     calibrated on (``--set``)."""
     from datasets.cards_synth import render_scene
 
-    scene = render_scene(seed, look=6, letter_sets=(letters,))
+    scene = render_scene(seed, look=6, letter_sets=(letters,), dark_faces=dark_faces)
     return scene.image, _card_truth(scene)
 
 
 def card_dark_scene(seed: int, letters: str = "en"):
     """``card_letters_scene`` with every deck's face dark, printed in light inks: the scenes the
     sure threshold of a photo read inverted (``DarkFaces``) is calibrated on."""
-    from datasets.cards_synth import render_scene
-
-    scene = render_scene(seed, look=6, letter_sets=(letters,), dark_faces=True)
-    return scene.image, _card_truth(scene)
+    return card_letters_scene(seed, letters, dark_faces=True)
 
 
 def _card_truth(scene) -> Truth:
