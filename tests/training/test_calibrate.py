@@ -216,3 +216,44 @@ def test_dark_deck_scenes_are_a_renderer_of_their_own():
 
     dark = index_lightness("training.calibrate:card_dark_scene@en")
     assert dark < 0.6 * index_lightness("training.calibrate:card_letters_scene@en")
+
+
+def test_a_deck_letters_reader_is_calibrated_on_scenes_of_that_set_alone():
+    """``--set pl``: the threshold of Polish decks, on scenes of decks printing Polish letters
+    (the same reader reads German decks, at a threshold of their own); no set: the kind's own
+    renderers."""
+    from training.calibrate import DEFAULT_RENDERERS, set_renderers
+    from vision.kinds import CARDS
+
+    for name, _own in CARDS.set_readers:
+        assert set_renderers("cards", name) == (f"training.calibrate:card_letters_scene@{name}",)
+    specs = set_renderers("cards", "pl")
+    default = DEFAULT_RENDERERS["cards"]
+    assert set_renderers("cards", None) == set_renderers("cards", "en") == default
+    image, truth = renderer(specs[0])(3)  # a string argument: the letters
+    assert image.ndim == 3 and truth and all(len(boxes) >= 1 for _label, boxes in truth)
+
+
+def test_calibrate_reads_scenes_and_chooses_the_threshold_of_the_settings_score(stand_in):
+    """The glue, on stand-in models (tests/vision/conftest.py): 600 scenes each read as a
+    sure red-5 (right) and an unsure blue-9 where a black-9 lies (wrong)."""
+    from dataclasses import replace
+
+    from training.calibrate import calibrate
+    from vision.pipeline import Recogniser
+
+    image, settings, sessions = stand_in
+    unset = replace(settings, sure_score="probability", sure_threshold=1.01)
+    recogniser = Recogniser(unset, sessions=sessions)
+    truth = [("red-5", [[20, 20, 80, 100]]), ("black-9", [[140, 20, 200, 100]])]
+    pieces: list[dict] = []
+    report = calibrate(
+        "tiles", ((f"{i}", image, truth) for i in range(600)), recogniser, None, pieces
+    )
+    assert (report["pieces"], report["right"]) == (1200, 600)
+    chosen = report["chosen"]
+    assert chosen["threshold"] == 0.9  # the shortest decimal above 0.8 and at most 0.999
+    assert (chosen["accepted"], chosen["errors"], chosen["share"]) == (600, 0, 0.5)
+    assert report["by_score"]["confidence"]["accepted"] == 600
+    assert report["settings_now"]["accepted"] == 0  # threshold 1.01: nothing sure yet
+    assert len(pieces) == 1200 and set(pieces[0]["scores"]) >= {"probability", "confidence"}
