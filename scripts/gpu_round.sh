@@ -8,7 +8,9 @@
 #   there:  scripts/gpu_round.sh run KIND ROUND EPOCHS [more train_pieces arguments]
 #           (carry .device_carry; START=FILE: start from that detector instead of models/')
 #
-# The round starts from the shipped detector rebuilt (--stage finetune on a fresh checkout);
+# The round starts from the shipped detector rebuilt (--stage finetune on a fresh checkout) and
+# trains until TRAIN_SECONDS (default 480) after the script's start, its epochs fitted to the time
+# rendering left (EPOCHS sets the schedule only until the first epoch's pace is known);
 # its last.pt, results.csv, log and exported ONNX file come back in $OUT (last.pt also while it
 # trains, should the command run out of time). E.g. scripts/gpu_round.sh run dominoes
 # detector_obb_r7 16; scripts/gpu_round.sh run cards detector_all_looks 12. Leaving look 4 out
@@ -57,8 +59,13 @@ run=$work/runs/$round
     cp $run/results.csv "$OUT/" 2>/dev/null
 done) &
 copier=$!
-timeout "${TRAIN_LIMIT:-500}" python3 -m training.train_pieces --kind "$kind" --stage finetune \
-    --round "$round" --epochs "$round=$epochs" --work "$work" --out $out \
+# Training ends TRAIN_SECONDS after the script's start, however long rendering took (the epochs
+# fitted to the time left; EPOCHS_ONLY=1: the round's epochs, however long); export follows.
+budget=${TRAIN_SECONDS:-480}
+deadline=()
+[ "${EPOCHS_ONLY:-0}" = 1 ] || deadline=(--deadline $(($(date +%s) + budget)))
+timeout $((budget + 90)) python3 -m training.train_pieces --kind "$kind" --stage finetune \
+    --round "$round" --epochs "$round=$epochs" --work "$work" --out $out "${deadline[@]}" \
     --device "${GPU_DEVICE:-0}" --batch 64 --workers 12 --procs 16 "$@" > "$OUT/log.txt" 2>&1
 echo "train_pieces: exit $?"
 kill $copier

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def clean_env(monkeypatch):
     """No machine in the environment, and none left behind for later tests (``apply`` writes
     os.environ itself: setting each name first makes monkeypatch remove it afterwards)."""
-    for name in ("DEVICE", "BATCH", "WORKERS", "PROCS"):
+    for name in ("DEVICE", "BATCH", "WORKERS", "PROCS", "DEADLINE"):
         monkeypatch.setenv(f"MELDCAM_TRAIN_{name}", "")
         monkeypatch.delenv(f"MELDCAM_TRAIN_{name}")
     return monkeypatch
@@ -37,6 +37,16 @@ def test_a_gpu_given_on_the_command_line_reaches_every_stage(clean_env):
     applied = machine.apply(args)
     assert applied == machine.Machine("0", 64, 12, 16) == machine.current()
     assert applied.detector_batch(16) == 64
+
+
+def test_a_deadline_gives_detector_training_the_time_left(clean_env):
+    parser = argparse.ArgumentParser()
+    machine.add_arguments(parser)
+    applied = machine.apply(parser.parse_args(["--device", "0", "--deadline", "1000000"]))
+    assert applied == machine.current()
+    assert applied.training_hours(1000000 - 1800) == pytest.approx(0.5)
+    assert applied.training_hours(1000000 + 5) == pytest.approx(1 / 60), "at least a minute"
+    assert machine.Machine().training_hours(0) is None, "no deadline: the stage's epochs"
 
 
 def test_what_the_command_line_leaves_out_stays_as_it_was(clean_env):
