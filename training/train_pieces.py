@@ -20,7 +20,9 @@ run by ``training/recipes.py``):
    every earlier look, look 1 weighted up, and ``detector_obb_r7`` from that on every look and
    more of look 4 at 512 px, 16 epochs, made for a GPU (shipped: ``--stage finetune --device 0
    --batch 64 --workers 12 --procs 16``, ``training.machine``).
-   For cards ``detector_r4`` fine-tunes ``detector_r3`` on the letters reader's scenes (look 6:
+   For cards ``detector_all_looks`` fine-tunes ``detector_r3`` on every look the readers
+   learned at 640 px, made for a GPU (shipped, the same way, with ``--deadline``), and
+   ``detector_r4`` fine-tunes ``detector_r3`` on the letters reader's scenes (look 6:
    other languages' letters, dark faces; looks 1-5 again), only with ``--epochs
    detector_r4=N`` (measured, not shipped), and ``detector_fans`` fine-tunes ``detector_r3`` on
    hands in tight fans (measured, not shipped). ``--stage finetune`` runs a kind's last round
@@ -449,17 +451,18 @@ RECIPES = {
                 DetectorRound("detector_r2", 8),
                 # more epochs from round 2's best at half the learning rate, on its scenes
                 DetectorRound("detector_r3", 8),
+                # every look at 640 px from round 3, made for a GPU (--device 0 --batch 64
+                # --workers 12 --procs 16); shipped from a run whose --deadline fitted 11 epochs
+                # (models/cards.md, "A detector round on a GPU")
+                DetectorRound(ALL_LOOKS_ROUND, 11),
                 # Measured, not shipped: no better on look 6, a little worse on the real photos
-                # (models/cards.md); --epochs detector_r4=6 --stage finetune runs it.
+                # (models/cards.md); --stage finetune --round detector_r4 --epochs
+                # detector_r4=6 runs it.
                 DetectorRound(R4_ROUND, 0),
                 # Measured, not shipped: tight fans with looks 1-5 again, from round 3
                 # (models/cards.md, "Tight fans"); --stage finetune --round detector_fans
                 # --epochs detector_fans=3 runs it.
                 DetectorRound(FANS_ROUND, 0),
-                # Not run yet (made for a GPU; models/cards.md, "Next"): every look at 640 px,
-                # from round 3; --stage finetune --round detector_all_looks --epochs
-                # detector_all_looks=12 --device 0 --batch 64 --workers 12 --procs 16 runs it.
-                DetectorRound(ALL_LOOKS_ROUND, 0),
             ),
         ),
         negative_tile_side=cards.TILE_SIDE,

@@ -148,9 +148,9 @@ CARDS = KindSettings(
     # (600 look-6 scenes of decks printing that set's letters; models/cards.md, "Index letters").
     sets=cards.letter_sets(),
     set_readers=(
-        ("pl", SetReader(cards.LETTERS_READER, sure_threshold=0.8282)),
-        ("de", SetReader(cards.LETTERS_READER, sure_threshold=0.83699)),
-        ("fr", SetReader(cards.LETTERS_READER, sure_threshold=0.8247)),
+        ("pl", SetReader(cards.LETTERS_READER, sure_threshold=0.85718)),
+        ("de", SetReader(cards.LETTERS_READER, sure_threshold=0.86294)),
+        ("fr", SetReader(cards.LETTERS_READER, sure_threshold=0.84052)),
     ),
     none_drop=0.5,
     report_floor=0.3,  # an index is used when read at least this surely
@@ -166,7 +166,7 @@ CARDS = KindSettings(
     # look certified), cards matched by their index, label first, for the shipped card models
     # (models/cards.md, "The sure flag").
     sure_score="confidence",
-    sure_threshold=0.77987,
+    sure_threshold=0.80026,
 )
 
 KIND_SETTINGS: dict[str, KindSettings] = {s.kind: s for s in (TILES, DOMINOES, CARDS)}
