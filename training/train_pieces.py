@@ -1034,8 +1034,8 @@ def main(argv: list[str] | None = None) -> int:
         "--stage",
         choices=("all", "generate", "detector", "finetune", "reader", "reader-finetune"),
         default="all",
-        help="finetune: only the last detector round (dominoes: detector_obb_r6; "
-        "detector_obb_r5 with --epochs detector_obb_r6=0) or --round's, from the round before's "
+        help="finetune: only the last detector round (dominoes: detector_obb_r7; cards: "
+        "detector_all_looks) or --round's, from the round before's "
         "best.pt or the shipped detector; reader-finetune: the reader in --out "
         "fine-tuned (cards: c7 on index letters, the letters reader; dominoes: d4 on looks "
         "3 and 4)",

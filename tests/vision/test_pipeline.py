@@ -272,6 +272,38 @@ class _LightOnly:
         return self.detector.detect(bgr, conf, iou) if bgr.mean() > 128 else []
 
 
+class _SurerWhenLight:
+    """A stand-in detector that finds its boxes either way, surer in a light photo (as a
+    detector that learned light faces and a few dark ones does)."""
+
+    size = (64, 64)
+
+    def __init__(self, detector):
+        self.detector = detector
+
+    def detect(self, bgr, conf=0.25, iou=0.6):
+        score = 0.9 if bgr.mean() > 128 else 0.5
+        return [replace(d, score=score) for d in self.detector.detect(bgr, conf, iou)]
+
+
+def test_a_dark_photo_whose_boxes_already_sum_enough_is_still_looked_at_inverted(stand_in):
+    """The sum of the whole pass's boxes alone does not tell a light photo: dark boxes (their
+    grey under ``light_boxes``) are looked at inverted too."""
+    from vision.pipeline import DarkFaces
+
+    image, settings, (detector, reader) = stand_in  # grey patches on a dark ground (30)
+    sessions = (_SurerWhenLight(detector), reader)
+    sure_of_all = replace(settings, sure_score="confidence", sure_threshold=0.0)
+    summed = DarkFaces(light_from=1.0)  # the dark photo's boxes sum 1.5
+    pieces = Recogniser(replace(sure_of_all, dark_faces=summed), sessions=sessions).recognise(
+        image, "bgr"
+    )["pieces"]
+    assert pieces and not any(p["sure"] for p in pieces), "read inverted"
+    by_sum_alone = replace(sure_of_all, dark_faces=replace(summed, light_boxes=0.0))
+    pieces = Recogniser(by_sum_alone, sessions=sessions).recognise(image, "bgr")["pieces"]
+    assert pieces and all(p["sure"] for p in pieces), "taken for light, read as it is"
+
+
 def test_a_dark_photo_is_read_inverted_and_its_pieces_are_never_sure(stand_in):
     from vision.pipeline import DarkFaces, invert_lightness
 
