@@ -57,6 +57,7 @@ from training.recipes import (
     generate_scenes,
     train_rounds,
 )
+from vision.imageio import shown_size
 
 SEED = 20261129
 R3_SYNTH = "synth_r3"  # scenes for the detector fine-tune (piles, diagonal rows)
@@ -149,7 +150,7 @@ def real_train_items() -> list[tuple[Path, list[tuple[str, list[float]]]]]:
 
 
 def _write_yolo(images: Path, labels: Path, stem: str, src: Path, pieces) -> None:
-    w, h = _image_size(src)
+    w, h = shown_size(src)  # from the header: decoding thousands of scenes took minutes
     dst = images / f"{stem}.jpg"
     if not dst.exists():
         shutil.copyfile(src, dst)
@@ -164,18 +165,6 @@ def _write_yolo(images: Path, labels: Path, stem: str, src: Path, pieces) -> Non
         cx, cy = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h
         lines.append(f"0 {cx:.6f} {cy:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
     (labels / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
-
-
-def _image_size(path: Path) -> tuple[int, int]:
-    """(width, height) as ``cv2.imread`` would load the image (EXIF orientation applied), read
-    from its header alone: decoding thousands of scenes only for their size took minutes."""
-    from PIL import Image
-
-    with Image.open(path) as image:
-        width, height = image.size
-        if image.getexif().get(0x0112, 1) in (5, 6, 7, 8):  # stored turned a quarter
-            width, height = height, width
-    return width, height
 
 
 def build_detector_dataset(

@@ -37,6 +37,19 @@ def _describe(source) -> str:
     return str(source) if isinstance(source, (str, Path)) else "the image"
 
 
+# EXIF orientations that store a photo turned a quarter: shown, its width is its stored height
+QUARTER_TURNED = (5, 6, 7, 8)
+
+
+def shown_size(path: Path) -> tuple[int, int]:
+    """(width, height) of an image file as shown (EXIF orientation applied, as ``load_image``
+    and ``cv2.imread`` load it), read from its header alone."""
+    with Image.open(path) as img:
+        width, height = img.size
+        orientation = img.getexif().get(0x0112, 1)
+    return (height, width) if orientation in QUARTER_TURNED else (width, height)
+
+
 def load_image(source, channels: str = "rgb") -> LoadedImage:
     """``source``: a path, encoded bytes, or an HxWx3 uint8 array (``channels`` "rgb" or "bgr")."""
     if isinstance(source, np.ndarray):
@@ -96,7 +109,7 @@ def load_image(source, channels: str = "rgb") -> LoadedImage:
         ) from None
     if min(rgb.shape[:2]) < MIN_SIDE:
         raise ImageError(f"{name}: {rgb.shape[1]}x{rgb.shape[0]} is too small to hold pieces")
-    disp_w, disp_h = (height, width) if orientation in (5, 6, 7, 8) else (width, height)
+    disp_w, disp_h = (height, width) if orientation in QUARTER_TURNED else (width, height)
     return LoadedImage(np.ascontiguousarray(rgb[..., ::-1]), scale, disp_w, disp_h)
 
 

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from vision.errors import ImageError
-from vision.imageio import load_image
+from vision.imageio import load_image, shown_size
 
 
 def jpeg_bytes(width=200, height=100, exif_orientation: int | None = None) -> bytes:
@@ -59,6 +59,14 @@ def test_exif_rotation_is_applied():
     # Orientation 6 = turn 90 degrees clockwise to display: the blue corner goes top-right.
     top_right = loaded.bgr[5, -5]
     assert top_right[0] > 150 and top_right[2] < 100  # BGR: blue high, red low
+
+
+def test_shown_size_reads_the_header_as_load_image_shows_it(tmp_path):
+    for orientation, shown in ((None, (200, 100)), (3, (200, 100)), (6, (100, 200))):
+        path = tmp_path / f"{orientation}.jpg"
+        path.write_bytes(jpeg_bytes(exif_orientation=orientation))
+        loaded = load_image(path)
+        assert shown_size(path) == shown == (loaded.bgr.shape[1], loaded.bgr.shape[0])
 
 
 def test_arrays_rgb_by_default_and_bgr_on_request():
