@@ -59,8 +59,7 @@ run=$work/runs/$round
     cp $run/results.csv "$OUT/" 2>/dev/null
 done) &
 copier=$!
-# Training ends TRAIN_SECONDS after the script's start, however long rendering took (the epochs
-# fitted to the time left; EPOCHS_ONLY=1: the round's epochs, however long); export follows.
+# EPOCHS_ONLY=1: no deadline, the round's epochs however long they take
 budget=${TRAIN_SECONDS:-480}
 deadline=()
 [ "${EPOCHS_ONLY:-0}" = 1 ] || deadline=(--deadline $(($(date +%s) + budget)))

@@ -205,13 +205,12 @@ class DarkFaces:
 def _boxes_grey(bgr: np.ndarray, detections: list[Detection]) -> float:
     """The median over ``detections`` of each box's median grey (0 black .. 255 white): high
     for indices printed on light faces, low on dark ones; 0 without a box."""
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     medians = []
-    for detection in detections:
+    for detection in detections:  # only the boxes' pixels are made grey: this runs on every photo
         x1, y1, x2, y2 = (round(v) for v in detection.box)
-        crop = grey[max(0, y1) : max(0, y2), max(0, x1) : max(0, x2)]
+        crop = bgr[max(0, y1) : max(0, y2), max(0, x1) : max(0, x2)]
         if crop.size:
-            medians.append(float(np.median(crop)))
+            medians.append(float(np.median(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))))
     return float(np.median(medians)) if medians else 0.0
 
 
