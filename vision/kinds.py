@@ -115,15 +115,16 @@ CARDS = KindSettings(
     # close-up's indices are larger than any learned). The whole photo turned a quarter too:
     # sideways indices (court cards lying sideways on the real photos) are found that way;
     # chosen on rendered scenes and the real photos (models/cards.md, "A quarter turn").
-    # The tiles cut only as fine as the whole pass's smaller indices need (18 px across), and
-    # the zoomed-out pass only where it boxes nothing or an index 24 px long: cheaper, and as
-    # well read or better (models/cards.md, "Passes sized from the whole photo").
+    # The tiles cut only as fine as the whole pass's smaller indices need (18 px across), none
+    # where that enlarges the photo less than 1.15 times, overlapping by twice its longest
+    # index; the zoomed-out pass only where it boxes nothing or an index 40 px long: cheaper,
+    # and as well read (models/cards.md, "Passes sized from the whole photo").
     passes=Passes(
         score=0.25,
         zoom_out=2.0,
         tile_side=1600,
         quarter_turn=True,
-        sized=SizedPasses(tile_px=18.0, zoom_px=24.0),
+        sized=SizedPasses(tile_px=18.0, zoom_px=40.0, least_gain=1.15, overlap_boxes=2.0),
     ),
     looks=Looks(
         # An index box whose estimated angle is more than this off its axes is also read cut

@@ -62,21 +62,22 @@ class DetectorPasses:
           other passes' rather than suppressed against them: a piece boxed both ways is read
           both ways, and ``drop_repeats`` keeps the surer reading (a turned pass's box that
           outscores the upright one may cut the index worse);
-        - ``sized``: the tiles' scale and the zoomed-out pass chosen from the whole pass's
-          boxes (``SizedPasses``).
+        - ``sized``: the tiles' scale and overlap and the zoomed-out pass chosen from the
+          whole pass's boxes (``SizedPasses``).
 
         ``whole``: the whole-photo pass's boxes, when already found (not run again)."""
         conf, iou = passes.score, passes.iou
         zoom_out, tile_side = passes.zoom_out, passes.tile_side
         detections = list(whole) if whole is not None else self.detector.detect(bgr, conf, iou)
+        overlap = passes.tile_overlap
         if passes.sized is not None:
-            zoom_out, tile_side = passes.sized.choose(
-                detections, bgr.shape[:2], min(self.detector.size), zoom_out, tile_side
+            zoom_out, tile_side, overlap = passes.sized.choose(
+                detections, bgr.shape[:2], min(self.detector.size), zoom_out, tile_side, overlap
             )
         if zoom_out is not None:
             detections += self._zoomed_out(bgr, conf, iou, zoom_out)
         if tile_side is not None:
-            detections += self._tiled(bgr, conf, iou, tile_side, passes.tile_overlap)
+            detections += self._tiled(bgr, conf, iou, tile_side, overlap)
         if zoom_out is not None or tile_side is not None:
             detections = suppress_overlaps(detections, conf, iou)
         if passes.quarter_turn:
@@ -168,6 +169,15 @@ class SizedPasses:
     zoom_px: float
     quantile: float = 0.1
     score: float = 0.5
+    # No tiles where they would show the photo less than this many times larger than the
+    # whole pass does (tiles of a 647 px canvas add nothing to a 640 px whole pass).
+    least_gain: float = 1.0
+    # The tiles overlap by this many times the whole pass's longest box at the tiles' scale
+    # (None: ``Passes.tile_overlap``), at least ``least_overlap`` and at most
+    # ``Passes.tile_overlap`` of a tile: a piece cut by one tile's edge then lies whole in the
+    # next, at least its own size from that one's edge. Fewer tiles where pieces are small.
+    overlap_boxes: float | None = None
+    least_overlap: float = 0.05
 
     def choose(
         self,
@@ -176,14 +186,15 @@ class SizedPasses:
         detector_side: int,
         zoom_out: float | None,
         tile_side: int | None,
-    ) -> tuple[float | None, int | None]:
-        """(zoom_out, tile_side) for a photo of ``shape`` (h, w) whose whole pass found
-        ``whole``, from the ones asked for."""
+        overlap: float = 0.25,
+    ) -> tuple[float | None, int | None, float]:
+        """(zoom_out, tile_side, tile overlap) for a photo of ``shape`` (h, w) whose whole
+        pass found ``whole``, from the ones asked for."""
         long_side = max(shape)
         scale = min(1.0, detector_side / long_side)
         boxes = [d.box for d in whole if d.score >= self.score]
         if not boxes:
-            return zoom_out, tile_side
+            return zoom_out, tile_side, overlap
         longest = max(max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes) * scale
         if longest < self.zoom_px:
             zoom_out = None
@@ -191,8 +202,13 @@ class SizedPasses:
             shorts = [min(x2 - x1, y2 - y1) * scale for x1, y1, x2, y2 in boxes]
             small = float(np.quantile(shorts, self.quantile))
             side = round(long_side * scale * self.tile_px / max(small, 1e-6))
-            tile_side = None if side <= detector_side else min(tile_side, side)
-        return zoom_out, tile_side
+            gain = side / (long_side * scale)
+            tile_side = None if gain <= self.least_gain else min(tile_side, side)
+            if tile_side is not None and self.overlap_boxes is not None:
+                at_tile = longest * tile_side / (long_side * scale)
+                wanted = self.overlap_boxes * at_tile / detector_side
+                overlap = min(overlap, max(self.least_overlap, wanted))
+        return zoom_out, tile_side, overlap
 
 
 @dataclass(frozen=True)

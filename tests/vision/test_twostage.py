@@ -231,15 +231,15 @@ PHOTO = (1200, 1600)  # h, w: the whole pass sees it at 0.4 of its pixels on a 6
 
 
 def test_sized_passes_run_as_asked_where_the_whole_pass_boxes_nothing_surely():
-    assert SIZED.choose([], PHOTO, 640, 2.0, 1600) == (2.0, 1600)
-    assert SIZED.choose(_boxes(30, 60, 5, score=0.4), PHOTO, 640, 2.0, 1600) == (2.0, 1600)
+    assert SIZED.choose([], PHOTO, 640, 2.0, 1600)[:2] == (2.0, 1600)
+    assert SIZED.choose(_boxes(30, 60, 5, score=0.4), PHOTO, 640, 2.0, 1600)[:2] == (2.0, 1600)
 
 
 def test_sized_passes_cut_the_tiles_as_fine_as_the_smaller_indices_need():
     # indices 30 px across in the photo are 12 px in the whole pass: 24 px needs 0.8 of the
     # photo's pixels (1280 px on the long side); 15 px across needs them all (at most 1600)
-    assert SIZED.choose(_boxes(30, 90, 4), PHOTO, 640, 2.0, 1600) == (2.0, 1280)
-    assert SIZED.choose(_boxes(15, 90, 4), PHOTO, 640, 2.0, 1600) == (2.0, 1600)
+    assert SIZED.choose(_boxes(30, 90, 4), PHOTO, 640, 2.0, 1600)[:2] == (2.0, 1280)
+    assert SIZED.choose(_boxes(15, 90, 4), PHOTO, 640, 2.0, 1600)[:2] == (2.0, 1600)
     # the smaller ones decide: one small among nine large still asks for (coarse) tiles
     assert SIZED.choose(_boxes(60, 90, 10), PHOTO, 640, 2.0, 1600)[1] is None
     mixed = _boxes(30, 90, 1) + _boxes(60, 90, 9)
@@ -248,14 +248,37 @@ def test_sized_passes_cut_the_tiles_as_fine_as_the_smaller_indices_need():
 
 def test_sized_passes_cut_no_tiles_where_the_whole_pass_shows_the_indices_large():
     # 60 px across: 24 px in the whole pass already
-    assert SIZED.choose(_boxes(60, 90, 3), PHOTO, 640, 2.0, 1600) == (2.0, None)
+    assert SIZED.choose(_boxes(60, 90, 3), PHOTO, 640, 2.0, 1600)[:2] == (2.0, None)
     # one box alone does not decide the tiles
-    assert SIZED.choose(_boxes(60, 90, 1), PHOTO, 640, 2.0, 1600) == (2.0, 1600)
+    assert SIZED.choose(_boxes(60, 90, 1), PHOTO, 640, 2.0, 1600)[:2] == (2.0, 1600)
+
+
+def test_sized_passes_cut_no_tiles_that_would_barely_enlarge_the_photo():
+    # indices 30 px across need the photo at 1280 px: twice the whole pass's 640, tiled
+    gaining = twostage.SizedPasses(tile_px=24.0, zoom_px=32.0, least_gain=1.15)
+    assert gaining.choose(_boxes(30, 90, 4), PHOTO, 640, 2.0, 1600)[1] == 1280
+    # 42 px across need it at 914 px: 1.43 times, tiled; 56 px across at 686 px: 1.07, not
+    assert gaining.choose(_boxes(42, 90, 4), PHOTO, 640, 2.0, 1600)[1] == 914
+    assert gaining.choose(_boxes(56, 90, 4), PHOTO, 640, 2.0, 1600)[1] is None
+    assert SIZED.choose(_boxes(56, 90, 4), PHOTO, 640, 2.0, 1600)[1] == 686
+
+
+def test_sized_tiles_overlap_by_what_the_largest_index_needs():
+    spare = twostage.SizedPasses(tile_px=24.0, zoom_px=32.0, overlap_boxes=2.0)
+    # boxes 90 px long in the photo are 72 px in 1280 px tiles: twice that is 0.225 of a tile
+    chosen = spare.choose(_boxes(30, 90, 4), PHOTO, 640, 2.0, 1600)
+    assert chosen == (2.0, 1280, pytest.approx(0.225))
+    # never more than the overlap asked for, never less than ``least_overlap``
+    assert spare.choose(_boxes(30, 200, 4), PHOTO, 640, 2.0, 1600)[2] == 0.25
+    assert spare.choose(_boxes(15, 15, 4), PHOTO, 640, 2.0, 1600)[2] == 0.05
+    # without it (or without tiles) the overlap asked for
+    assert SIZED.choose(_boxes(30, 90, 4), PHOTO, 640, 2.0, 1600)[2] == 0.25
+    assert spare.choose(_boxes(60, 90, 3), PHOTO, 640, 2.0, 1600, 0.25)[2] == 0.25
 
 
 def test_sized_passes_zoom_out_only_for_a_close_ups_long_boxes():
     # 70 px long in the photo is 28 px in the whole pass: shorter than a close-up's
-    assert SIZED.choose(_boxes(60, 70, 3), PHOTO, 640, 2.0, 1600) == (None, None)
+    assert SIZED.choose(_boxes(60, 70, 3), PHOTO, 640, 2.0, 1600)[:2] == (None, None)
     assert SIZED.choose(_boxes(60, 70, 3) + _boxes(60, 80, 1), PHOTO, 640, 2.0, 1600)[0] == 2.0
 
 
