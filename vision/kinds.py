@@ -149,8 +149,8 @@ CARDS = KindSettings(
     # (600 look-6 scenes of decks printing that set's letters; models/cards.md, "Index letters").
     sets=cards.letter_sets(),
     set_readers=(
-        ("pl", SetReader(cards.LETTERS_READER, sure_threshold=0.85718)),
-        ("de", SetReader(cards.LETTERS_READER, sure_threshold=0.86294)),
+        ("pl", SetReader(cards.LETTERS_READER, sure_threshold=0.85456)),
+        ("de", SetReader(cards.LETTERS_READER, sure_threshold=0.86415)),
         ("fr", SetReader(cards.LETTERS_READER, sure_threshold=0.84052)),
     ),
     none_drop=0.5,
