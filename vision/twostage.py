@@ -202,8 +202,8 @@ class SizedPasses:
             shorts = [min(x2 - x1, y2 - y1) * scale for x1, y1, x2, y2 in boxes]
             small = float(np.quantile(shorts, self.quantile))
             side = round(long_side * scale * self.tile_px / max(small, 1e-6))
-            gain = side / (long_side * scale)
-            tile_side = None if gain <= self.least_gain else min(tile_side, side)
+            tiled = side > detector_side * self.least_gain  # the whole pass's long side
+            tile_side = min(tile_side, side) if tiled else None
             if tile_side is not None and self.overlap_boxes is not None:
                 at_tile = longest * tile_side / (long_side * scale)
                 wanted = self.overlap_boxes * at_tile / detector_side
