@@ -73,6 +73,10 @@ SUPERSAMPLE = 3  # faces are drawn this much larger, then shrunk: smooth pips
 STYLE_KINDS: tuple[str, ...] = ("ivory", "coded", "black", "coloured")
 STYLE_SHARES = (0.35, 0.3, 0.15, 0.2)  # how often a scene's set is of each kind
 SET_NAMES: tuple[str, ...] = tuple(DOMINO_SETS)
+# Pip radius (fraction of the width) of large-pip double-nine and double-twelve sets, whose
+# twelve pips nearly touch (a real colour-pip double-twelve: about 0.1; look 5).
+BIG_PIPS = (0.08, 0.1)
+BIG_PIPS_SHARE = 0.5  # of look 5's double-nine and double-twelve printings
 
 RGB = tuple[int, int, int]
 Quad = tuple[tuple[float, float], ...]
@@ -201,9 +205,12 @@ def random_style(
     top: int = MAX_PIP,
     kind: str | None = None,
     kinds: tuple[str, ...] | None = None,
+    big_pips: float = 0.0,
 ) -> DominoStyle:
     """A random printing for a set whose highest half is ``top`` (smaller pips for bigger sets):
-    of ``kind``, or of a kind drawn from ``kinds`` (default: all, at ``STYLE_SHARES``)."""
+    of ``kind``, or of a kind drawn from ``kinds`` (default: all, at ``STYLE_SHARES``).
+    ``big_pips``: the share of double-nine and double-twelve printings whose pips are as large
+    as a double-six's (``BIG_PIPS``)."""
     if kind is None and kinds is None:
         kind = STYLE_KINDS[int(rng.choice(4, p=STYLE_SHARES))]
     elif kind is None:
@@ -243,6 +250,8 @@ def random_style(
         pip_radius, spread, spinner_max = rng.uniform(0.07, 0.095), rng.uniform(0.93, 1.05), 0.08
     else:
         pip_radius, spread, spinner_max = rng.uniform(0.06, 0.075), rng.uniform(0.94, 1.03), 0.06
+    if top > 6 and big_pips and rng.random() < big_pips:  # drawn only then: older looks unchanged
+        pip_radius, spread = rng.uniform(*BIG_PIPS), rng.uniform(0.97, 1.04)
     return DominoStyle(
         kind=kind,
         body=body,
@@ -921,9 +930,11 @@ def render_scene_detailed(
     and 70 % of the photos on a busy covering (``patterned_surface``: woven cloth, towels,
     grass, veined marble, planks, felt, leather), 30 % a close-up of dominoes side by side
     (``_plan_side_by_side``), streaks of light as on shrink-wrap (15 %, ``film_sheen``) and
-    greyscale photos (10 %). Each look renders the scenes it always did from its seeds (a later
-    look changes none before it), so the training sets can be re-rendered. ``style_kinds``:
-    printings of these kinds only (``STYLE_KINDS``; the leave-one-out sets)."""
+    greyscale photos (10 %). ``look=5``: look 4, half of the double-nine and double-twelve
+    printings with pips as large as a double-six's (``BIG_PIPS``). Each look renders the scenes
+    it always did from its seeds (a later look changes none before it), so the training sets
+    can be re-rendered. ``style_kinds``: printings of these kinds only (``STYLE_KINDS``; the
+    leave-one-out sets)."""
     rng = np.random.default_rng(seed)
     if set_name is None:
         set_name = SET_NAMES[int(rng.choice(len(SET_NAMES), p=[0.3, 0.35, 0.25, 0.1]))]
@@ -940,9 +951,10 @@ def render_scene_detailed(
     if look >= 4 and rng.random() < 0.7:
         canvas = patterned_surface(rng, big_h, big_w)
     ids = np.full((big_h, big_w), -1, np.int32)
-    styles = [random_style(rng, top, kinds=style_kinds)]
+    big_pips = BIG_PIPS_SHARE if look >= 5 else 0.0
+    styles = [random_style(rng, top, kinds=style_kinds, big_pips=big_pips)]
     if rng.random() < 0.15:  # a second set's printing on the same table
-        styles.append(random_style(rng, top, kinds=style_kinds))
+        styles.append(random_style(rng, top, kinds=style_kinds, big_pips=big_pips))
     placements = _plan(rng, w, h, _Bag(rng, top, copies), styles, look)
     side = None
     low = look >= 3 and rng.random() < 0.6

@@ -94,6 +94,9 @@ CARD_DECOYS_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c9", finetune_epochs=3)
 # "d5": "d4" fine-tuned the same way on fresh scenes of looks 1-4, boxes straddling two touching
 # dominoes also mined as no domino (``train_pieces.STRADDLE_COVER``; models/dominoes.md).
 DOMINO_STRADDLES_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d5")
+# "d6": "d4" fine-tuned the same way on "d5"'s scenes and look 5's, double-nine and
+# double-twelve printings with large pips (models/dominoes.md).
+DOMINO_BIG_PIPS_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d6", finetune_epochs=6)
 FINETUNE_SPECS = {
     spec.recipe: spec
     for spec in (
@@ -102,5 +105,6 @@ FINETUNE_SPECS = {
         CARD_DECOYS_SPEC,
         DOMINO_FINETUNE_SPEC,
         DOMINO_STRADDLES_SPEC,
+        DOMINO_BIG_PIPS_SPEC,
     )
 }

@@ -151,6 +151,13 @@ def render_dominoes_r4(seed: int):
     return _domino_scene(seed, 4)
 
 
+def render_dominoes_r5(seed: int):
+    """Domino scenes of look 5 (``finetune_d6_look5``): look 4, and half the double-nine and
+    double-twelve printings with pips as large as a double-six's, nearly touching (a real
+    colour-pip double-twelve's 9 was read as 8)."""
+    return _domino_scene(seed, 5)
+
+
 def render_cards(seed: int):
     """A card scene as (BGR image, [(card label, corner-index box), ...])."""
     from datasets.cards_synth import render_scene
@@ -309,7 +316,7 @@ def _with_test(folder: str, renderer: str, scenes: int, seed_offset: int, test: 
 
 DOMINO_RENDERERS = {
     look: f"training.train_pieces:render_dominoes{suffix}"
-    for look, suffix in ((1, ""), (2, "_r2"), (3, "_r3"), (4, "_r4"))
+    for look, suffix in ((1, ""), (2, "_r2"), (3, "_r3"), (4, "_r4"), (5, "_r5"))
 }
 CARD_RENDERERS = {
     name: f"training.train_pieces:render_cards{suffix}"
@@ -354,6 +361,10 @@ D5_SETS = tuple(
     for look in (1, 2, 3, 4)
 )
 D5_FOLDERS = tuple(s.folder for s in D5_SETS)
+# The domino reader's fine-tune "d6": "d5"'s scenes and look 5's (large pips), with its
+# held-back test (made by that stage and by "generate").
+D6_LOOK5 = SceneSet("finetune_d6_look5", DOMINO_RENDERERS[5], 1200, 20, 61, FINETUNE)
+D6_FOLDERS = (*D5_FOLDERS, D6_LOOK5.folder)
 # A mined box is a straddle when two labelled dominoes each cover at least this share of it
 # (and it takes none: IoU < 0.5, calibration's match): the sure flag's most confident errors.
 STRADDLE_COVER = 0.2
@@ -372,6 +383,8 @@ RECIPES = {
             # "d5": "d4" on fresh scenes of looks 1-4, boxes straddling two touching dominoes
             # mined as no domino too (models/dominoes.md, "The sure flag"); measured.
             ReaderFinetune("d5", D5_FOLDERS, shipped=False, straddle_cover=STRADDLE_COVER),
+            # "d6": "d4" on those scenes and look 5's, large pips (models/dominoes.md)
+            ReaderFinetune("d6", D6_FOLDERS, shipped=False),
         ),
         stages=Stages(
             scene_sets=(
@@ -390,6 +403,8 @@ RECIPES = {
                 # more of look 4 for the GPU round (side-by-side rows the detector missed)
                 SceneSet(R7_SYNTH, DOMINO_RENDERERS[4], 1200, 40, 27, for_round=R7_ROUND),
                 *D5_SETS,
+                D6_LOOK5,
+                SceneSet("test_r5", DOMINO_RENDERERS[5], 0, 60, 63),
             ),
             rounds=(
                 DetectorRound("detector", 24),

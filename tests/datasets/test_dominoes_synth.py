@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from datasets.dominoes_synth import (
+    BIG_PIPS,
     MAX_PIP,
     MIN_HALF_VISIBLE,
     SET_NAMES,
@@ -42,18 +43,20 @@ def _upright_half(image: np.ndarray, quad) -> np.ndarray:
     return cv2.warpPerspective(image, matrix, (HALF_PX, HALF_PX))
 
 
-def _ink(region: np.ndarray) -> np.ndarray:
-    """Pixels far from the body colour (the median of the region)."""
-    body = np.median(region.reshape(-1, 3), axis=0)
+def _ink(region: np.ndarray, body=None) -> np.ndarray:
+    """Pixels far from the body colour (default: the median of the region)."""
+    if body is None:
+        body = np.median(region.reshape(-1, 3), axis=0)
     return (np.linalg.norm(region.astype(float) - body, axis=2) > 60).astype(np.uint8)
 
 
-def count_pips(image: np.ndarray, quad) -> int:
-    """Blobs inside a half, away from the bevel and the divider (and a spinner on it)."""
+def count_pips(image: np.ndarray, quad, body=None) -> int:
+    """Blobs inside a half, away from the bevel and the divider (and a spinner on it);
+    ``body``: the face's BGR colour where pips cover most of a half."""
     half = _upright_half(image, quad)
     m = int(0.08 * HALF_PX)
     core = half[m : int(0.9 * HALF_PX), m : HALF_PX - m]
-    n, _, stats, _ = cv2.connectedComponentsWithStats(_ink(core))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(_ink(core, body))
     return sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 12)
 
 
@@ -137,6 +140,45 @@ def test_every_pip_count_renders_that_many_pips_in_both_halves_and_orientations(
                     for half in domino.halves:
                         found = count_pips(scene.image, half.quad)
                         assert found == half.pips, (kind, arrangement, angle, domino.label)
+
+
+@pytest.mark.parametrize("top", [9, 12])
+def test_large_pip_printings_keep_every_pip_apart_and_countable(top):
+    """Look 5's large-pip double-nines and double-twelves: twelve pips a tenth of the width
+    across still lie apart, inside the face, each half countable."""
+    row = [f"{n}-{(n + 5) % (top + 1)}" for n in range(top + 1)]
+    for seed in range(3):
+        style = random_style(np.random.default_rng(seed), top, kind="coded", big_pips=1.0)
+        assert BIG_PIPS[0] <= style.pip_radius <= BIG_PIPS[1]
+        largest = replace(style, pip_radius=BIG_PIPS[1], spread=1.04, turn=False)
+        for drawn in (style, largest):
+            scene = render_test_scene([row[:7], row[7:]], tile_width=HALF_PX, style=drawn)
+            body = np.array(drawn.body[::-1], float)  # BGR
+            for domino in scene.dominoes:
+                for half in domino.halves:
+                    assert count_pips(scene.image, half.quad, body) == half.pips, domino.label
+    # double-six printings keep their own sizes; without the share no printing is large
+    six = random_style(np.random.default_rng(0), 6, big_pips=1.0)
+    assert six == random_style(np.random.default_rng(0), 6)
+    usual = [random_style(np.random.default_rng(seed), top).pip_radius for seed in range(40)]
+    assert max(usual) < (BIG_PIPS[0] if top == 12 else BIG_PIPS[1])
+
+
+def test_look_5_draws_large_pips_and_renders_look_4_as_it_was():
+    """Look 5 draws the large pips only for itself: look 4's scenes (the detector's and the
+    reader's training sets) render as they did."""
+    look4 = [[d.label for d in render_scene_detailed(seed, look=4).dominoes] for seed in (1, 2)]
+    assert look4 == [
+        ["1-6", "0-3", "8-9", "1-2", "4-8", "1-4", "1-7"],
+        ["0-6", "0-5", "2-2", "2-5"],
+    ]
+    radii = []
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        radii.append(random_style(rng, 12, big_pips=0.5).pip_radius)
+    assert 0.3 < np.mean([r >= BIG_PIPS[0] for r in radii]) < 0.7
+    scene = render_scene_detailed(3, size=(640, 480), look=5)
+    assert scene.image.shape == (480, 640, 3)
 
 
 def test_standard_layouts_for_ten_eleven_and_twelve():
