@@ -414,12 +414,21 @@ def _step(loss, optimiser, scheduler) -> None:
 
 
 def _resume(checkpoint: Path, net, optimiser, scheduler) -> int:
-    """The epoch to start from: 0, or after the one saved at ``checkpoint`` (state restored)."""
+    """The epoch to start from: 0, or after the one saved at ``checkpoint`` (state restored).
+    A checkpoint of another schedule (other epochs or crops, the recipe changed under its tag)
+    is not resumed: its rate schedule would run past its end."""
     import torch
 
     if not checkpoint.exists():
         return 0
     state = torch.load(checkpoint, weights_only=False)
+    planned = state["sched"].get("total_steps")
+    if planned is not None and planned != scheduler.total_steps:
+        print(
+            f"{checkpoint.name}: planned {planned} steps, this run {scheduler.total_steps}: "
+            "starting over"
+        )
+        return 0
     net.load_state_dict(state["net"])
     optimiser.load_state_dict(state["opt"])
     scheduler.load_state_dict(state["sched"])
