@@ -240,10 +240,12 @@ def _no_groups(pieces: list[dict]) -> tuple[list[dict], list[list[int]]]:
 @dataclass(frozen=True)
 class SetReader:
     """A reader of its own for one set of a kind (a deck printing other index letters), with
-    the sure threshold ``meldcam calibrate --set`` chose for it."""
+    the sure threshold ``meldcam calibrate --set`` chose for it, of its own sureness score
+    (None: the kind's)."""
 
     reader_file: str  # in the models folder
     sure_threshold: float
+    sure_score: str | None = None
 
 
 @dataclass(frozen=True)
@@ -346,6 +348,7 @@ class Recogniser:
                     self.settings,
                     reader_file=own.reader_file,
                     sure_threshold=own.sure_threshold,
+                    sure_score=own.sure_score or self.settings.sure_score,
                     set_readers=(),
                 )
                 # sets sharing a reader file share its session (each has its own threshold)

@@ -171,6 +171,34 @@ def test_a_set_with_a_reader_of_its_own_is_read_by_it(stand_in, tmp_path, monkey
     assert fixed.recognise(image, channels="bgr")["pieces"][0]["label"] == "orange-7"
 
 
+def test_a_set_reader_flags_sure_by_its_own_score_or_else_the_kinds(
+    stand_in, tmp_path, monkeypatch
+):
+    """Cards' English reader is sure by one score, the letters reader by "confidence" (the
+    score that certifies for it: models/cards.md, "The sure flag"); a set reader naming none
+    takes the kind's."""
+    import vision.pipeline
+    from vision.pipeline import SetReader
+
+    _image, settings, sessions = stand_in
+    every = frozenset(settings.heads.vocabulary())
+    own = SetReader("reader.onnx", sure_threshold=0.5)
+    kind = replace(
+        settings,
+        sets=(("scored", every), ("inherits", every)),
+        set_readers=(("scored", replace(own, sure_score="confidence")), ("inherits", own)),
+        sure_score="margin",
+    )
+    monkeypatch.setattr(vision.pipeline, "open_session", lambda path: sessions[1])
+    (tmp_path / "reader.onnx").write_bytes(b"stand-in")
+    recogniser = Recogniser(kind, models_dir=tmp_path, sessions=sessions)
+    scored, inherits = recogniser.for_set("scored"), recogniser.for_set("inherits")
+    assert (scored.settings.sure_score, scored.settings.sure_threshold) == ("confidence", 0.5)
+    assert scored._sure is vision.pipeline.SURENESS["confidence"]
+    assert inherits.settings.sure_score == "margin"
+    assert recogniser.for_set(None) is recogniser and recogniser._sure is SURENESS["margin"]
+
+
 def test_cards_are_read_for_a_decks_index_letters():
     """Every card is in every letter set; decks with other letters than English have a reader
     of their own, shipped in the models folder."""
