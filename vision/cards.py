@@ -91,11 +91,6 @@ def drop_enclosing(detections: list, _image_hw: tuple[int, int] | None = None) -
     return kept
 
 
-def _confidence(corner: dict) -> float:
-    """An index reading's confidence, probability x detector score^(1/4), unrounded."""
-    return corner["_p"] * corner["_score"] ** 0.25
-
-
 def merge_corners(corners: list[dict]) -> list[list[int]]:
     """Indices of ``corners`` (each {"label", "bbox", ...}) that are one card, as groups."""
     groups: list[list[int]] = []
@@ -129,8 +124,6 @@ def group(corners: list[dict]) -> tuple[list[dict], list[list[int]]]:
             max(b[3] for b in boxes),
         ]
         best["corners"] = boxes
-        # each index's own confidence, for the "corners" sureness score (private: not reported)
-        best["_corner_confidences"] = tuple(_confidence(corners[i]) for i in members)
         pieces.append(best)
         corner_boxes.append(boxes)
     return pieces, group_cards(corner_boxes)

@@ -171,25 +171,14 @@ class FaintBoxes:
 # - "views": the label's probability in the less sure of the two half-turn views x detector
 #   score^(1/4) (both views must name it);
 # - "framed": probability x detector score, and 0 for a piece whose box touches the photo's
-#   edge (within ``FRAME_MARGIN`` px: a piece cut off by the frame may hide what tells it);
-# - "corners": a card's indices read alike, taken as independent witnesses: 1 - the product
-#   of (1 - each index's confidence); a piece of one reading, its confidence.
+#   edge (within ``FRAME_MARGIN`` px: a piece cut off by the frame may hide what tells it).
 FRAME_MARGIN = 2.0
-
-
-def _corners(piece: dict) -> float:
-    own = piece["_p"] * piece["_score"] ** 0.25
-    doubts = [1.0 - c for c in piece.get("_corner_confidences", (own,))]
-    return 1.0 - float(np.prod(doubts))
-
-
 SURENESS: dict[str, Callable[[dict], float]] = {
     "probability": lambda piece: piece["_p"],
     "confidence": lambda piece: piece["_p"] * piece["_score"] ** 0.25,
     "margin": lambda piece: piece["_p"] - piece["_runner_up"],
     "views": lambda piece: min(piece["_views"], default=piece["_p"]) * piece["_score"] ** 0.25,
     "framed": lambda piece: piece["_p"] * piece["_score"] * (piece["_edge"] > FRAME_MARGIN),
-    "corners": _corners,
 }
 
 
