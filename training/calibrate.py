@@ -506,9 +506,10 @@ def format_calibration(report: dict, source: str) -> str:
         + f", error upper bound {chosen['bound']:.4f} (<= {report['max_error']})",
         "every sure score (threshold, share sure, precision):",
     ]
+    width = max(12, *(len(name) + 1 for name in report["by_score"]))
     for name, c in report["by_score"].items():
         precision = f"{c['precision']:.4f}" if c["precision"] is not None else "-"
-        lines.append(f"  {name:<12}{c['threshold']:>9}{c['share']:>8.1%}{precision:>8}")
+        lines.append(f"  {name:<{width}}{c['threshold']:>9}{c['share']:>8.1%}{precision:>8}")
     if len(report["by_family"]) > 1:
         lines.append(f"each family's own threshold of {report['sure_score']!r}:")
         for family, c in report["by_family"].items():

@@ -149,9 +149,9 @@ CARDS = KindSettings(
     # (600 look-6 scenes of decks printing that set's letters; models/cards.md, "Index letters").
     sets=cards.letter_sets(),
     set_readers=(
-        ("pl", SetReader(cards.LETTERS_READER, sure_threshold=0.85456)),
-        ("de", SetReader(cards.LETTERS_READER, sure_threshold=0.86415)),
-        ("fr", SetReader(cards.LETTERS_READER, sure_threshold=0.84052)),
+        ("pl", SetReader(cards.LETTERS_READER, 0.85456, sure_score="confidence")),
+        ("de", SetReader(cards.LETTERS_READER, 0.86415, sure_score="confidence")),
+        ("fr", SetReader(cards.LETTERS_READER, 0.84052, sure_score="confidence")),
     ),
     none_drop=0.5,
     report_floor=0.3,  # an index is used when read at least this surely
@@ -164,10 +164,11 @@ CARDS = KindSettings(
     group=cards.group,
     # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind cards --scenes 2000`,
     # each look certifying on its own, the highest threshold kept (look 4's; with 400 scenes no
-    # look certified), cards matched by their index, label first, for the shipped card models
-    # (models/cards.md, "The sure flag").
-    sure_score="confidence",
-    sure_threshold=0.7968,
+    # look certified), cards matched by their index, label first, for the shipped card models;
+    # the score chosen on 1,000 exploration scenes (models/cards.md, "The sure flag"). The
+    # letter sets' readers certify by "confidence" (by the margin, at no threshold).
+    sure_score="margin_confidence",
+    sure_threshold=0.7144,
 )
 
 KIND_SETTINGS: dict[str, KindSettings] = {s.kind: s for s in (TILES, DOMINOES, CARDS)}

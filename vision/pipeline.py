@@ -32,7 +32,8 @@ model files, not a new module.
 6. **Group** (``KindSettings.group``): pieces into melds (rows, chains, hands); cards first
    merge the corner indices of one card into that card.
 7. **Sure**: every piece gets ``"sure": score >= sure_threshold``, its score named by
-   ``sure_score`` (``SURENESS``); the threshold is chosen by ``meldcam calibrate``
+   ``sure_score`` (``SURENESS``; a set reader's own where it names one); the threshold is
+   chosen by ``meldcam calibrate``
    (``training/calibrate.py``) so that at least 99.5 % of sure pieces are right.
 """
 
@@ -171,7 +172,10 @@ class FaintBoxes:
 # - "views": the label's probability in the less sure of the two half-turn views x detector
 #   score^(1/4) (both views must name it);
 # - "framed": probability x detector score, and 0 for a piece whose box touches the photo's
-#   edge (within ``FRAME_MARGIN`` px: a piece cut off by the frame may hide what tells it).
+#   edge (within ``FRAME_MARGIN`` px: a piece cut off by the frame may hide what tells it);
+# - "margin_confidence": the margin x detector score^(1/4), as "confidence" is the probability
+#   x that: the margin tells a reading torn between two labels, the detector term a confident
+#   reading of something the detector doubts is a piece at all.
 FRAME_MARGIN = 2.0
 SURENESS: dict[str, Callable[[dict], float]] = {
     "probability": lambda piece: piece["_p"],
@@ -179,6 +183,9 @@ SURENESS: dict[str, Callable[[dict], float]] = {
     "margin": lambda piece: piece["_p"] - piece["_runner_up"],
     "views": lambda piece: min(piece["_views"], default=piece["_p"]) * piece["_score"] ** 0.25,
     "framed": lambda piece: piece["_p"] * piece["_score"] * (piece["_edge"] > FRAME_MARGIN),
+    "margin_confidence": lambda piece: (
+        (piece["_p"] - piece["_runner_up"]) * piece["_score"] ** 0.25
+    ),
 }
 
 

@@ -114,6 +114,19 @@ def test_the_sure_score_is_named_by_the_settings(stand_in):
     assert set(SURENESS) >= {"probability", "confidence", "margin"}
 
 
+def test_the_margin_confidence_weighs_the_margin_as_confidence_weighs_the_probability():
+    """A reading torn between two labels scores low however probable its first; a clear one
+    the detector doubts (a back's art read as a card) scores low however clear."""
+    score = SURENESS["margin_confidence"]
+    torn = {"_p": 0.55, "_runner_up": 0.44, "_score": 1.0}
+    doubted = {"_p": 0.99, "_runner_up": 0.005, "_score": 0.0625}  # 0.0625^(1/4) = 0.5
+    clear = {"_p": 0.99, "_runner_up": 0.005, "_score": 1.0}
+    assert abs(score(torn) - 0.11) < 1e-9
+    assert abs(score(doubted) - 0.985 * 0.5) < 1e-9
+    assert abs(score(clear) - 0.985) < 1e-9
+    assert score(clear) <= SURENESS["confidence"](clear)
+
+
 def test_a_set_is_an_argument_and_a_kind_without_sets_refuses_one(stand_in):
     image, settings, sessions = stand_in
     recogniser = Recogniser(settings, sessions=sessions)
@@ -174,9 +187,9 @@ def test_a_set_with_a_reader_of_its_own_is_read_by_it(stand_in, tmp_path, monkey
 def test_a_set_reader_flags_sure_by_its_own_score_or_else_the_kinds(
     stand_in, tmp_path, monkeypatch
 ):
-    """Cards' English reader is sure by one score, the letters reader by "confidence" (the
-    score that certifies for it: models/cards.md, "The sure flag"); a set reader naming none
-    takes the kind's."""
+    """Cards' English reader is sure by "margin_confidence", the letters reader by
+    "confidence" (the score that certifies for it: models/cards.md, "The sure flag"); a set
+    reader naming none takes the kind's."""
     import vision.pipeline
     from vision.pipeline import SetReader
 
@@ -187,7 +200,7 @@ def test_a_set_reader_flags_sure_by_its_own_score_or_else_the_kinds(
         settings,
         sets=(("scored", every), ("inherits", every)),
         set_readers=(("scored", replace(own, sure_score="confidence")), ("inherits", own)),
-        sure_score="margin",
+        sure_score="margin_confidence",
     )
     monkeypatch.setattr(vision.pipeline, "open_session", lambda path: sessions[1])
     (tmp_path / "reader.onnx").write_bytes(b"stand-in")
@@ -195,8 +208,10 @@ def test_a_set_reader_flags_sure_by_its_own_score_or_else_the_kinds(
     scored, inherits = recogniser.for_set("scored"), recogniser.for_set("inherits")
     assert (scored.settings.sure_score, scored.settings.sure_threshold) == ("confidence", 0.5)
     assert scored._sure is vision.pipeline.SURENESS["confidence"]
-    assert inherits.settings.sure_score == "margin"
-    assert recogniser.for_set(None) is recogniser and recogniser._sure is SURENESS["margin"]
+    assert inherits.settings.sure_score == "margin_confidence"
+    assert (
+        recogniser.for_set(None) is recogniser and recogniser._sure is SURENESS["margin_confidence"]
+    )
 
 
 def test_cards_are_read_for_a_decks_index_letters():
@@ -210,6 +225,8 @@ def test_cards_are_read_for_a_decks_index_letters():
     assert all(labels == frozenset(CARDS.heads.vocabulary()) for labels in sets.values())
     readers = dict(CARDS.set_readers)
     assert set(readers) == set(INDEX_LETTERS) - {"en"}
+    # each letter set sure by the score its threshold was calibrated with
+    assert {reader.sure_score for reader in readers.values()} == {"confidence"}
     for own in readers.values():
         assert (MODELS_DIR / own.reader_file).is_file()
         assert 0.0 <= own.sure_threshold <= 1.01
