@@ -361,8 +361,8 @@ D5_SETS = tuple(
     for look in (1, 2, 3, 4)
 )
 D5_FOLDERS = tuple(s.folder for s in D5_SETS)
-# The domino reader's fine-tune "d6": "d5"'s scenes and look 5's (large pips), with its
-# held-back test (made by that stage and by "generate").
+# The domino reader's fine-tune "d6": "d5"'s scenes and look 5's (large pips; made by that
+# stage only, look 5's held-back test "test_r5" by "generate").
 D6_LOOK5 = SceneSet("finetune_d6_look5", DOMINO_RENDERERS[5], 1200, 20, 61, FINETUNE)
 D6_FOLDERS = (*D5_FOLDERS, D6_LOOK5.folder)
 # A mined box is a straddle when two labelled dominoes each cover at least this share of it
