@@ -299,6 +299,7 @@ def train_classifier(
     base_crops: Path | None = None,
     max_lr: float = 3e-3,
     frozen_norms: bool = False,
+    crops_from: str = "",
 ):
     """Train (or resume, or just load when finished) ensemble member ``member``; returns it.
 
@@ -306,6 +307,8 @@ def train_classifier(
     A fine-tune starts from the weights of ``init`` (a trained net) and adds the crops cached at
     ``base_crops`` to those it cuts from ``synth_items``; ``frozen_norms`` keeps its batch norms
     as they are (a net rebuilt from its ONNX file: ``training.recover.rebuild_reader``).
+    ``crops_from`` says what the crops are cut from (scene sets and their sizes): crops cached
+    from something else are cut again (``cached_crops``).
     """
     import torch
     from torch import nn
@@ -316,14 +319,9 @@ def train_classifier(
     cache = spec.crop_cache(work, smoke)
     cache.parent.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    if cache.exists():
-        data = np.load(cache)
-        crops, values, colours, is_real = (
-            data["crops"],
-            data["values"],
-            data["colours"],
-            data["is_real"],
-        )
+    cached = cached_crops(cache, crops_from)
+    if cached is not None:
+        crops, values, colours, is_real = cached
     else:
         synth = collect_crops(synth_items(work, "train"), rng, spec=spec)
         real_list = real_items()
@@ -344,7 +342,9 @@ def train_classifier(
             colours = np.concatenate([base["colours"], colours])
             is_real = np.concatenate([base["is_real"], is_real])
             del base
-        np.savez(cache, crops=crops, values=values, colours=colours, is_real=is_real)
+        np.savez(
+            cache, crops=crops, values=values, colours=colours, is_real=is_real, source=crops_from
+        )
     print(
         f"classifier: {len(crops)} crops ({int(is_real.sum())} real) in "
         f"{time.time() - started:.0f} s"
@@ -411,6 +411,20 @@ def _step(loss, optimiser, scheduler) -> None:
     loss.backward()
     optimiser.step()
     scheduler.step()
+
+
+def cached_crops(cache: Path, crops_from: str = "") -> tuple[np.ndarray, ...] | None:
+    """(crops, values, colours, is_real) kept at ``cache``, or None where there are none or
+    they were cut from something other than ``crops_from`` (a recipe changed under its tag;
+    a cache that names no source is taken as it is)."""
+    if not cache.exists():
+        return None
+    data = np.load(cache)
+    source = str(data["source"]) if "source" in data.files else None
+    if source is not None and source != crops_from:
+        print(f"{cache.name}: cut from {source!r}, not {crops_from!r}: cutting again")
+        return None
+    return data["crops"], data["values"], data["colours"], data["is_real"]
 
 
 def _resume(checkpoint: Path, net, optimiser, scheduler) -> int:

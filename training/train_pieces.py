@@ -1302,6 +1302,10 @@ def finetune_reader(
         init=rebuild_reader(reader, READER_SPECS[recipe.kind]),
         max_lr=spec.finetune_lr,
         frozen_norms=True,
+        crops_from="; ".join(
+            [f"{s.folder} {s.scenes}+{s.val} seed {seed + s.seed_offset}" for s in sets]
+            + [f"straddles {tune.straddle_cover}"]
+        ),
     )
     written = out / (tune.onnx or recipe.reader_onnx)
     export_classifier([net], written, spec=spec)

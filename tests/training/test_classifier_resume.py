@@ -1,4 +1,5 @@
-"""A reader's training resumes from its checkpoint only when the schedule is the same."""
+"""A reader's training resumes from its checkpoint only when the schedule is the same, and
+from its cached crops only when they were cut from the same scenes."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training.classifier import _resume, _save  # noqa: E402
+import numpy as np  # noqa: E402
+
+from training.classifier import _resume, _save, cached_crops  # noqa: E402
 
 
 def _state(total_steps: int):
@@ -43,3 +46,38 @@ def test_a_checkpoint_of_another_schedule_starts_over(tmp_path, capsys):
 
 def test_no_checkpoint_starts_at_the_first_epoch(tmp_path):
     assert _resume(tmp_path / "missing.pt", *_state(10)) == 0
+
+
+def _cache(path, **source):
+    arrays = {
+        "crops": np.zeros((2, 4, 4, 3), np.uint8),
+        "values": np.array([1, 2]),
+        "colours": np.array([0, -1]),
+        "is_real": np.zeros(2, bool),
+    }
+    np.savez(path, **arrays, **source)
+
+
+def test_crops_cut_from_the_same_scenes_are_used_again(tmp_path):
+    cache = tmp_path / "d6_crops.npz"
+    _cache(cache, source="finetune_d6_look5 1200+20 seed 20261191")
+    same = "finetune_d6_look5 1200+20 seed 20261191"
+    crops, values, colours, is_real = cached_crops(cache, same)
+    assert crops.shape == (2, 4, 4, 3) and values.tolist() == [1, 2]
+    assert colours.tolist() == [0, -1] and not is_real.any()
+
+
+def test_crops_cut_from_other_scenes_are_cut_again(tmp_path, capsys):
+    """A recipe changed under its tag (its look-5 set grown from 400 scenes to 1,200) must not
+    train on the crops of the smaller set."""
+    cache = tmp_path / "d6_crops.npz"
+    _cache(cache, source="finetune_d6_look5 400+20 seed 20261191")
+    assert cached_crops(cache, "finetune_d6_look5 1200+20 seed 20261191") is None
+    assert "cutting again" in capsys.readouterr().out
+    assert cached_crops(tmp_path / "missing.npz", "") is None
+
+
+def test_crops_cached_before_sources_were_kept_are_used_as_they_are(tmp_path):
+    cache = tmp_path / "old_crops.npz"
+    _cache(cache)
+    assert cached_crops(cache, "anything") is not None
