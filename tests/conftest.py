@@ -73,12 +73,13 @@ def _tile_heads(value: int, colour: int, p: float, none: float = 0.0):
 
 
 def _photo_and_models(settings):
-    """A photo of three grey patches read as a sure red-5, an unsure blue-9 and "none"."""
+    """A photo of three grey patches read as a sure red-5, an unsure blue-9 and "none", on a
+    dark ground of a little colour (a photo without any is never sure: ``GreyPhotos``)."""
     from dataclasses import replace
 
     from vision.detector import Detection
 
-    image = np.full((120, 360, 3), 30, np.uint8)
+    image = np.full((120, 360, 3), (22, 30, 38), np.uint8)
     boxes = []
     for k, grey in enumerate((200, 120, 60)):
         x = 20 + 120 * k

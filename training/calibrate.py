@@ -408,8 +408,8 @@ def _scoring(recogniser):
     from vision.pipeline import SURENESS, Recogniser
 
     class Scoring(Recogniser):
-        def _finish(self, pieces, inverted=False):
-            finished = super()._finish(pieces, inverted)
+        def _finish(self, pieces, inverted=False, grey=False):
+            finished = super()._finish(pieces, inverted, grey)
             for piece, reported in zip(pieces, finished, strict=True):
                 reported["_sureness"] = {name: f(piece) for name, f in SURENESS.items()}
             return finished

@@ -14,6 +14,7 @@ from vision.errors import RecogniserUnavailable
 from vision.labels import CARD_JOKER, CARD_RANKS, CARD_SUITS, PIP_COUNTS, TILE_COLOURS, TILE_VALUES
 from vision.pipeline import (
     DarkFaces,
+    GreyPhotos,
     Heads,
     KindSettings,
     Looks,
@@ -52,6 +53,8 @@ TILES = KindSettings(
     # sure. Checked on scenes and photos that took no part (models/tiles.md, "The sure flag").
     sure_score="framed",
     sure_threshold=0.62,
+    # A tile's colour is part of its label: on a photo without colour nothing is sure.
+    grey_photos=GreyPhotos(),
     turn_pairs=(("6", "9"),),
 )
 
@@ -143,6 +146,8 @@ CARDS = KindSettings(
     # A dark deck (light inks on black) is read on the photo with its lightness inverted, as
     # the models learned light faces; its cards are never sure (models/cards.md, "Dark faces").
     dark_faces=DarkFaces(),
+    # Red and black tell suits apart: on a photo without colour no card is sure.
+    grey_photos=GreyPhotos(),
     # The deck's index letters (a game option; none given: read as "en"). Decks printing other
     # letters are read by a reader fine-tuned on them (models/cards.md, "Index letters"), sure
     # by each set's own threshold: `meldcam calibrate --kind cards --set SET --scenes 600`

@@ -34,7 +34,9 @@ model files, not a new module.
 7. **Sure**: every piece gets ``"sure": score >= sure_threshold``, its score named by
    ``sure_score`` (``SURENESS``; a set reader's own where it names one); the threshold is
    chosen by ``meldcam calibrate``
-   (``training/calibrate.py``) so that at least 99.5 % of sure pieces are right.
+   (``training/calibrate.py``) so that at least 99.5 % of sure pieces are right. Pieces read
+   inverted (``dark_faces``) or on a photo without colour (``grey_photos``: where colour tells
+   labels apart) have thresholds of their own.
 """
 
 from __future__ import annotations
@@ -209,6 +211,32 @@ class DarkFaces:
     sure_threshold: float = 1.01
 
 
+@dataclass(frozen=True)
+class GreyPhotos:
+    """A photo without colour (a greyscale photo, a black-and-white filter) where colour is
+    part of a label (a tile's colour) or tells labels apart (a card's red or black suit): its
+    pieces are sure from ``sure_threshold`` (uncalibrated: never). Read grey, the shipped tile
+    reader named a tile's colour right about a quarter of the time and flagged nine tenths
+    sure; the card reader took every red card for a black one (docs/choices/vision.md, "Grey
+    photos"). A photo is grey when 99 % of its pixels (shrunk to ``SIDE`` px) have their three
+    channels within ``spread_below`` of each other: 0 on greyscale photos and JPEGs, at least
+    26 on every real colour photo measured."""
+
+    spread_below: float = 8.0
+    sure_threshold: float = 1.01
+
+    SIDE = 256
+
+    def applies(self, bgr: np.ndarray) -> bool:
+        h, w = bgr.shape[:2]
+        ratio = min(1.0, self.SIDE / max(h, w))
+        small = cv2.resize(
+            bgr, (max(1, round(w * ratio)), max(1, round(h * ratio))), interpolation=cv2.INTER_AREA
+        )
+        spread = small.max(axis=2).astype(np.int16) - small.min(axis=2)
+        return float(np.percentile(spread, 99)) < self.spread_below
+
+
 def _boxes_grey(bgr: np.ndarray, detections: list[Detection]) -> float:
     """The median over ``detections`` of each box's median grey (0 black .. 255 white): high
     for indices printed on light faces, low on dark ones; 0 without a box."""
@@ -261,6 +289,7 @@ class KindSettings:
     drop_boxes: Callable[[list[Detection], tuple[int, int]], list[Detection]] | None = None
     whole_photo: WholePhoto | None = None
     dark_faces: DarkFaces | None = None
+    grey_photos: GreyPhotos | None = None
     faint_boxes: FaintBoxes | None = None
     none_drop: float = 0.5  # a reading whose "none" is at least this is no piece
     report_floor: float = 0.3  # a piece is reported when its best confidence is at least this
@@ -373,6 +402,7 @@ class Recogniser:
             return set_recogniser.recognise(image, channels, set_name)
         loaded = load_image(image, channels)
         s = self.settings
+        grey = s.grey_photos is not None and s.grey_photos.applies(loaded.bgr)
         bgr, whole, inverted = self._faces(loaded.bgr)
         pieces = self._pieces(self._detect_and_read(bgr, whole), allowed, loaded)
         pieces = drop_repeats(pieces, s.repeat_overlap, any_label=s.repeat_any_label)
@@ -381,7 +411,7 @@ class Recogniser:
             settle_turns(pieces, melds, s.heads, s.turn_pairs)
         return {
             "kind": self.kind,
-            "pieces": self._finish(pieces, inverted),
+            "pieces": self._finish(pieces, inverted, grey),
             "melds": melds,
             "ms": round((time.perf_counter() - started) * 1000, 1),
         }
@@ -401,9 +431,11 @@ class Recogniser:
         detections = [
             Detection(tuple(float(v) / loaded.scale for v in box), 1.0, 0) for box in boxes
         ]
+        s = self.settings
+        grey = s.grey_photos is not None and s.grey_photos.applies(loaded.bgr)
         bgr, _whole, inverted = self._faces(loaded.bgr)
         readings = self._read(bgr, detections)
-        return self._finish(self._pieces(readings, allowed, loaded, keep=True), inverted)
+        return self._finish(self._pieces(readings, allowed, loaded, keep=True), inverted, grey)
 
     # ---------------------------------------------------------------------------- steps
 
@@ -477,11 +509,14 @@ class Recogniser:
             pieces.append(_entry(ranked, reading, loaded, s.heads))
         return pieces
 
-    def _finish(self, pieces: list[dict], inverted: bool = False) -> list[dict]:
+    def _finish(self, pieces: list[dict], inverted: bool = False, grey: bool = False) -> list[dict]:
         """The pieces as reported: each with its ``sure`` flag, without private keys
-        (``inverted``: read on a dark-faced photo inverted, sure by ``DarkFaces``' threshold)."""
+        (``inverted``: read on a dark-faced photo inverted, sure by ``DarkFaces``' threshold;
+        ``grey``: read on a photo without colour, sure by ``GreyPhotos``' threshold)."""
         s = self.settings
         threshold = s.dark_faces.sure_threshold if inverted and s.dark_faces else s.sure_threshold
+        if grey and s.grey_photos is not None:
+            threshold = max(threshold, s.grey_photos.sure_threshold)
         finished = []
         for piece in pieces:
             reported = {k: v for k, v in piece.items() if not k.startswith("_")}

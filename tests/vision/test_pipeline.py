@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -363,3 +364,46 @@ def test_a_dark_photo_is_read_inverted_and_its_pieces_are_never_sure(stand_in):
     light = invert_lightness(image)
     pieces = Recogniser(dark, sessions=sessions).recognise(light, "bgr")["pieces"]
     assert pieces and all(p["sure"] for p in pieces)
+
+
+def test_a_photo_without_colour_is_told_from_a_colour_photo():
+    from vision.pipeline import GreyPhotos
+
+    rng = np.random.default_rng(1)
+    colour = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    grey = cv2.cvtColor(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    grey_jpeg = cv2.imdecode(cv2.imencode(".jpg", grey, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], 1)
+    assert not GreyPhotos().applies(colour)
+    assert GreyPhotos().applies(grey) and GreyPhotos().applies(grey_jpeg)
+    # A grey table with one small red card on it has colour.
+    grey[100:140, 100:130] = (40, 40, 200)
+    assert not GreyPhotos().applies(grey)
+
+
+def test_pieces_read_on_a_photo_without_colour_are_never_sure(stand_in):
+    from vision.pipeline import GreyPhotos
+
+    image, settings, sessions = stand_in
+    sure_of_all = replace(settings, sure_score="confidence", sure_threshold=0.0)
+    grey = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    for photo, sure in ((image, True), (grey, False)):
+        recogniser = Recogniser(replace(sure_of_all, grey_photos=GreyPhotos()), sessions=sessions)
+        pieces = recogniser.recognise(photo, "bgr")["pieces"]
+        assert [p["label"] for p in pieces] == ["red-5", "blue-9"]
+        assert [p["sure"] for p in pieces] == [sure, sure]
+        boxes = [p["bbox"] for p in pieces]
+        assert [p["sure"] for p in recogniser.read_boxes(photo, boxes, "bgr")] == [sure, sure]
+    # Without the setting (dominoes: colour tells no label apart) a grey photo is sure as any.
+    colour_blind = replace(sure_of_all, grey_photos=None)
+    pieces = Recogniser(colour_blind, sessions=sessions).recognise(grey, "bgr")["pieces"]
+    assert all(p["sure"] for p in pieces)
+
+
+@pytest.mark.parametrize("kind", ["tiles", "cards"])
+def test_the_shipped_tiles_and_cards_are_never_sure_on_a_photo_without_colour(kind, request):
+    recogniser = request.getfixturevalue(kind)
+    image = _layout(kind)
+    grey = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert any(p["sure"] for p in recogniser.recognise(image, channels="bgr")["pieces"])
+    pieces = recogniser.recognise(grey, channels="bgr")["pieces"]
+    assert pieces and not any(p["sure"] for p in pieces)
