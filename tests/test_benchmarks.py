@@ -20,3 +20,29 @@ def test_the_fans_benchmark_holds_whole_hands_with_fewer_readable_indices_when_t
     assert [hand for hand, _, _ in tight] == [hand for hand, _, _ in loose]  # the same hands
     assert [readable for _, _, readable in loose] == [HAND_SIZE] * 3
     assert sum(readable for _, _, readable in tight) < 3 * HAND_SIZE
+
+
+def test_every_photo_condition_keeps_a_photo_a_photo_and_changes_it():
+    import numpy as np
+
+    from benchmarks.photo_conditions import CONDITIONS
+
+    rng = np.random.default_rng(0)
+    photo = rng.integers(0, 256, (1000, 1400, 3), dtype=np.uint8)
+    for name, change in CONDITIONS.items():
+        changed = change(photo)
+        assert changed.dtype == np.uint8 and changed.ndim == 3 and changed.shape[2] == 3, name
+        same_shape = changed.shape == photo.shape
+        assert name == "as taken" or not same_shape or (changed != photo).any(), name
+    grey = CONDITIONS["greyscale"](photo)
+    assert (grey.max(axis=2) == grey.min(axis=2)).all()
+    assert CONDITIONS["800 px"](photo).shape[:2] == (571, 800)
+    assert CONDITIONS["turned a quarter"](photo).shape[:2] == (1400, 1000)
+
+
+def test_an_unknown_photo_condition_is_named(capsys):
+    from benchmarks.photo_conditions import main
+
+    with pytest.raises(SystemExit):
+        main(["--only", "foggy"])
+    assert "foggy" in capsys.readouterr().err
