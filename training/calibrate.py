@@ -311,6 +311,15 @@ def card_fans_scene(seed: int):
     return scene.image, _card_truth(scene)
 
 
+def card_grey_scene(seed: int):
+    """``card_scene`` of looks 1-5 in turn (by seed), photographed in greyscale: the scenes the
+    sure threshold of a photo without colour (``GreyPhotos``) is calibrated on."""
+    import cv2
+
+    image, truth = card_scene(seed, look=1 + seed % 5)
+    return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), truth
+
+
 def card_letters_scene(seed: int, letters: str = "en", dark_faces: bool = False):
     """A card scene of look 6 whose decks print the index letters ``letters`` ("pl": W D K A),
     and its cards as ``card_scene`` gives them: the scenes a deck letters' reader is

@@ -38,6 +38,12 @@ class ReaderSpec:
     recipe: str = RECIPE
     crop_size: int = CROP_SIZE
     hue_shift: bool = False  # colour is not part of the label: shift hues, swap channels
+    # This share of training views is turned grey (a greyscale photo): the label must then be
+    # read from shapes alone (a card's suit, where red and black would otherwise decide).
+    grey_share: float = 0.0
+    # This share of training views is blurred harder than the usual augmentation (sigma 1.2-2.5
+    # px of the crop): an out-of-focus photo, or a small index enlarged.
+    strong_blur: float = 0.0
     # A fine-tune: this recipe starts from ``base``'s trained reader and crops (``base`` trained
     # on the first ``base_looks`` reader looks), then trains on those crops and the later looks'
     # for ``finetune_epochs`` at a peak learning rate of ``finetune_lr``.
@@ -176,6 +182,7 @@ def augment(
         out = occlude_edge(out, rng)
     if spec.hue_shift and rng.random() < 0.5:  # other sets' colours: pips, bodies, inks
         out = _shift_hue(out, rng)
+    grey = bool(spec.grey_share) and rng.random() < spec.grey_share
     out = out.astype(np.float32)
     out = out * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
     mean = out.mean()
@@ -183,11 +190,16 @@ def augment(
     out *= rng.uniform(0.92, 1.08, 3)  # mild white balance, never a hue change
     if rng.random() < 0.3:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.2))
+    if spec.strong_blur and rng.random() < spec.strong_blur:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(1.2, 2.5))
     if rng.random() < 0.3:
         small = int(size * rng.uniform(0.4, 0.8))
         out = cv2.resize(cv2.resize(out, (small, small)), (size, size))
     out += rng.normal(0, rng.uniform(0, 8), out.shape)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if grey:  # last: a grey photo has no tint and no colour noise
+        out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    return out
 
 
 def draw_quarter(rng: np.random.Generator) -> int:

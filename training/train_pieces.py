@@ -33,8 +33,9 @@ run by ``training/recipes.py``):
    ``--stage reader-finetune``: the reader in ``--out`` rebuilt and fine-tuned, shipped, so
    also part of "all" (dominoes: "d4" on looks 3 and 4, replacing the reader; cards: "c7" on
    index letters, French left out, written as the letters reader beside the English one, then
-   "c8" on decks printing the crossed Q and "c9" from it on stacked pips and lone pips by an
-   edge boxed as no card, each replacing the English reader; ``--round NAME`` runs one alone).
+   "c8" on decks printing the crossed Q, "c9" from it on stacked pips and lone pips by an
+   edge boxed as no card and "c10" from that with grey and blurred views, each replacing the
+   English reader; ``--round NAME`` runs one alone).
 
 Synthetic data only: no real domino or card photo has a licence that allows training on it.
 Imports ultralytics and torch: never imported at inference time.
@@ -264,8 +265,10 @@ class ReaderFinetune:
 
     spec: str  # a ``readers.FINETUNE_SPECS`` key
     sets: tuple[str, ...]
-    # The file written in --out (None: over the reader, which it starts from).
+    # The file written in --out (None: over the reader).
     onnx: str | None = None
+    # The file in --out it starts from (None: the reader).
+    start_onnx: str | None = None
     # An index letter set left out unless ``--leave-letters`` says otherwise.
     leave: str = ""
     # Whether a shipped model is this fine-tune (part of "all"; otherwise run only when asked).
@@ -440,6 +443,18 @@ RECIPES = {
             # stacked pips and lone pips by an edge boxed as no card, looks 1-5 again ("c9").
             ReaderFinetune("c8", (CROSSED_Q_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
             ReaderFinetune("c9", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
+            # Then "c10": "c9" on the same scenes, views grey and blurred too, written beside it
+            # as the reader of photos without colour (models/cards.md, "Grey photos").
+            ReaderFinetune("c10", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), cards.GREY_READER),
+            # "c11": the letters reader as "c7" made it, from "c10" (grey views too).
+            ReaderFinetune(
+                "c11",
+                tuple(s.folder for s in CARD_FINETUNE_SETS),
+                cards.LETTERS_READER,
+                leave="fr",
+                start_onnx=cards.GREY_READER,
+                shipped=False,
+            ),
         ),
         stages=Stages(
             scene_sets=(
@@ -1237,15 +1252,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def reader_starts(recipe: KindRecipe) -> dict[str, str]:
-    """Each reader fine-tune's starting reader, by spec: the reader stage's recipe, or that of
-    the last shipped fine-tune before it that was written over the reader."""
+    """Each reader fine-tune's starting reader, by spec: the recipe of the file it starts from
+    (``start_onnx``, by default the reader) as the reader stage and the shipped fine-tunes
+    before it left it."""
     from training.readers import READER_SPECS
 
-    current, starts = READER_SPECS[recipe.kind].recipe, {}
+    written = {recipe.reader_onnx: READER_SPECS[recipe.kind].recipe}
+    starts = {}
     for tune in recipe.reader_finetunes:
-        starts[tune.spec] = current
-        if tune.onnx is None and tune.shipped:
-            current = tune.spec
+        starts[tune.spec] = written.get(tune.start_onnx or recipe.reader_onnx, "")
+        if tune.shipped:
+            written[tune.onnx or recipe.reader_onnx] = tune.spec
     return starts
 
 
@@ -1274,7 +1291,7 @@ def finetune_reader(
     spec = FINETUNE_SPECS[tune.spec]
     if leave_letters:
         spec = replace(spec, recipe=f"{spec.recipe}_without_{leave_letters}")
-    reader = out / recipe.reader_onnx
+    reader = out / (tune.start_onnx or recipe.reader_onnx)
     found = reader_recipe(reader)
     if found is not None and found != start:
         raise SystemExit(

@@ -41,6 +41,7 @@ MAX_CORNERS = 4  # indices of one card: two, or four in a four-index deck
 # The reader of decks whose courts and ace print other letters than J Q K A (the sets other
 # than "en" of ``letter_sets``); models/cards.md, "Index letters".
 LETTERS_READER = "card_reader_letters.onnx"
+GREY_READER = "card_reader_grey.onnx"  # photos without colour (``GreyPhotos``)
 
 
 def __getattr__(name: str):

@@ -146,8 +146,10 @@ CARDS = KindSettings(
     # A dark deck (light inks on black) is read on the photo with its lightness inverted, as
     # the models learned light faces; its cards are never sure (models/cards.md, "Dark faces").
     dark_faces=DarkFaces(),
-    # Red and black tell suits apart: on a photo without colour no card is sure.
-    grey_photos=GreyPhotos(),
+    # Red and black tell suits apart: on a photo without colour no card is sure, and it is read
+    # by a reader that learned grey views too ("c10"; the English reader "c9" took every red
+    # card for a black one there, and reads colour photos surer; models/cards.md, "Grey photos").
+    grey_photos=GreyPhotos(reader_file=cards.GREY_READER),
     # The deck's index letters (a game option; none given: read as "en"). Decks printing other
     # letters are read by a reader fine-tuned on them (models/cards.md, "Index letters"), sure
     # by each set's own threshold: `meldcam calibrate --kind cards --set SET --scenes 600`

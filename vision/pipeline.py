@@ -17,8 +17,9 @@ model files, not a new module.
    kept only when read clearly (step 4).
 3. **Read** (``vision.twostage.read_boxes``): a crop cut square to each box, read as is and
    turned half a turn (averaged), with the kind's extra ``looks``; by the set's own reader
-   where the set has one (``set_readers``: a card deck printing other index letters). A photo
-   shaped like one piece may also be read whole (``whole_photo``).
+   where the set has one (``set_readers``: a card deck printing other index letters), and a
+   photo without colour by the grey photos' reader where the kind has one (``grey_photos``). A
+   photo shaped like one piece may also be read whole (``whole_photo``).
 4. **Label**: a reading whose "none" class is at least ``none_drop`` is dropped; the labels are
    ranked from the two heads (``Heads.rank``); a reading whose best label (among the whole
    vocabulary, before a set limits it) has probability x detector score^(1/4) under
@@ -218,23 +219,24 @@ class GreyPhotos:
     pieces are sure from ``sure_threshold`` (uncalibrated: never). Read grey, the shipped tile
     reader named a tile's colour right about a quarter of the time and flagged nine tenths
     sure; the card reader took every red card for a black one (docs/choices/vision.md, "Grey
-    photos"). A photo is grey when 99 % of its pixels (shrunk to ``SIDE`` px) have their three
-    channels within ``spread_below`` of each other: 0 on greyscale photos and JPEGs, at least
-    26 on every real colour photo measured."""
+    photos"). A photo is grey when 99 % of its pixels (every few, ``SIDE`` along its long side)
+    have their three channels within ``spread_below`` of each other: 0 on greyscale photos and
+    JPEGs, at least 26 on every real colour photo measured."""
 
     spread_below: float = 8.0
     sure_threshold: float = 1.01
+    # A reader that learned grey views too, reading such photos instead of the kind's own
+    # (loaded on first use; None: the kind's). A set with a reader of its own (``SetReader``)
+    # reads them with that one.
+    reader_file: str | None = None
 
     SIDE = 256
 
     def applies(self, bgr: np.ndarray) -> bool:
-        h, w = bgr.shape[:2]
-        ratio = min(1.0, self.SIDE / max(h, w))
-        small = cv2.resize(
-            bgr, (max(1, round(w * ratio)), max(1, round(h * ratio))), interpolation=cv2.INTER_AREA
-        )
+        step = max(1, max(bgr.shape[:2]) // self.SIDE)  # every step-th pixel: no resampling
+        small = bgr[::step, ::step]
         spread = small.max(axis=2).astype(np.int16) - small.min(axis=2)
-        return float(np.percentile(spread, 99)) < self.spread_below
+        return bool(np.count_nonzero(spread >= self.spread_below) < 0.01 * spread.size)
 
 
 def _boxes_grey(bgr: np.ndarray, detections: list[Detection]) -> float:
@@ -350,6 +352,7 @@ class Recogniser:
         self._sure = SURENESS[settings.sure_score]
         self._set_recognisers: dict[str, Recogniser] = {}  # by set name
         self._set_lock = threading.Lock()
+        self._grey_reader = None  # ``GreyPhotos.reader_file``'s session, opened on first use
 
     def _model_path(self, name: str) -> Path:
         path = self.models_dir / name
@@ -375,6 +378,8 @@ class Recogniser:
                     sure_threshold=own.sure_threshold,
                     sure_score=own.sure_score or self.settings.sure_score,
                     set_readers=(),
+                    grey_photos=self.settings.grey_photos
+                    and replace(self.settings.grey_photos, reader_file=None),
                 )
                 # sets sharing a reader file share its session (each has its own threshold)
                 reader = next(
@@ -404,7 +409,8 @@ class Recogniser:
         s = self.settings
         grey = s.grey_photos is not None and s.grey_photos.applies(loaded.bgr)
         bgr, whole, inverted = self._faces(loaded.bgr)
-        pieces = self._pieces(self._detect_and_read(bgr, whole), allowed, loaded)
+        readings = self._detect_and_read(bgr, whole, self._reader_of(grey))
+        pieces = self._pieces(readings, allowed, loaded)
         pieces = drop_repeats(pieces, s.repeat_overlap, any_label=s.repeat_any_label)
         pieces, melds = s.group(pieces)
         if s.turn_pairs:
@@ -434,7 +440,7 @@ class Recogniser:
         s = self.settings
         grey = s.grey_photos is not None and s.grey_photos.applies(loaded.bgr)
         bgr, _whole, inverted = self._faces(loaded.bgr)
-        readings = self._read(bgr, detections)
+        readings = self._read(bgr, detections, self._reader_of(grey))
         return self._finish(self._pieces(readings, allowed, loaded, keep=True), inverted, grey)
 
     # ---------------------------------------------------------------------------- steps
@@ -465,11 +471,22 @@ class Recogniser:
             return invert_lightness(bgr), None, True
         return bgr, whole, False
 
+    def _reader_of(self, grey: bool):
+        """The reader of a photo: the kind's, or for a photo without colour the grey photos'
+        own reader where the kind has one (``GreyPhotos.reader_file``)."""
+        own = self.settings.grey_photos
+        if not grey or own is None or own.reader_file is None:
+            return self.reader
+        with self._set_lock:
+            if self._grey_reader is None:
+                self._grey_reader = open_session(self._model_path(own.reader_file))
+        return self._grey_reader
+
     def _detect_and_read(
-        self, bgr: np.ndarray, whole: list[Detection] | None = None
+        self, bgr: np.ndarray, whole: list[Detection] | None = None, reader=None
     ) -> list[Reading]:
         """The readings of the pieces found in ``bgr`` (``whole``: its whole-photo pass's
-        boxes, when already found)."""
+        boxes, when already found) by ``reader`` (default: the kind's)."""
         s = self.settings
         passes = replace(s.passes, score=self._detection_score())
         detections = self.passes.detect(bgr, passes, whole=whole)
@@ -479,13 +496,14 @@ class Recogniser:
         whole = s.whole_photo
         if whole is not None and whole.applies(w, h):
             box = Detection((0.0, 0.0, float(w), float(h)), whole.score, 0)
-            reading = self._read(bgr, [box])[0]
+            reading = self._read(bgr, [box], reader)[0]
             if reading.none < whole.none_below or not detections:
                 return [reading]
-        return self._read(bgr, detections)
+        return self._read(bgr, detections, reader)
 
-    def _read(self, bgr: np.ndarray, detections: list[Detection]) -> list[Reading]:
-        return read_boxes(self.reader, bgr, detections, self.crop_size, self.settings.looks)
+    def _read(self, bgr: np.ndarray, detections: list[Detection], reader=None) -> list[Reading]:
+        reader = reader or self.reader
+        return read_boxes(reader, bgr, detections, self.crop_size, self.settings.looks)
 
     def _pieces(self, readings, allowed, loaded, keep: bool = False) -> list[dict]:
         """Reported pieces (with private "_" keys) of ``readings``; ``keep``: every reading,

@@ -35,3 +35,29 @@ def test_augment_gives_classifier_sized_views_that_differ():
     views = [augment(stored, rng) for _ in range(8)]
     assert all(v.shape == (CROP_SIZE, CROP_SIZE, 3) and v.dtype == np.uint8 for v in views)
     assert len({v.tobytes() for v in views}) == 8
+
+
+def test_a_spec_can_turn_views_grey_and_blur_them_hard():
+    from dataclasses import replace
+
+    from training.classifier import TILE_SPEC
+
+    rng = np.random.default_rng(0)
+    stored = rng.integers(0, 255, (STORE_SIZE, STORE_SIZE, 3), dtype=np.uint8)
+    grey = replace(TILE_SPEC, grey_share=1.0)
+    for seed in range(5):
+        view = augment(stored, np.random.default_rng(seed), grey)
+        assert (view.max(axis=2) == view.min(axis=2)).all()  # no colour left at all
+    # Blurred hard, neighbouring pixels of random noise come closer together.
+    blurred = replace(TILE_SPEC, strong_blur=1.0)
+    sharp_steps = [
+        np.abs(np.diff(augment(stored, np.random.default_rng(s)).astype(int), axis=1)).mean()
+        for s in range(5)
+    ]
+    blurred_steps = [
+        np.abs(
+            np.diff(augment(stored, np.random.default_rng(s), blurred).astype(int), axis=1)
+        ).mean()
+        for s in range(5)
+    ]
+    assert np.mean(blurred_steps) < 0.7 * np.mean(sharp_steps)

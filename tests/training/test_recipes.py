@@ -166,7 +166,7 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     offsets = [s.seed_offset for s in dominoes.stages.scene_sets]
     assert len(offsets) == len(set(offsets))  # no two domino sets share their scenes' seeds
     assert not {71, 73, 75} & set(offsets)  # nor calibration's (seeds 20261201, 03, 05)
-    letters, crossed_q, decoys = cards.reader_finetunes  # letters first: it starts from c6
+    letters, crossed_q, decoys, grey, grey_letters = cards.reader_finetunes  # letters: from c6
     assert (letters.spec, letters.onnx) == ("c7", "card_reader_letters.onnx")  # beside c6
     assert "finetune_letters_fr" in letters.sets
     assert letters.leave == "fr"  # French: the letter set never seen
@@ -174,7 +174,12 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     assert crossed_q.sets[0] == "synth_crossed_q"
     assert {f"finetune_look{look}" for look in range(1, 6)} <= set(crossed_q.sets)
     assert (decoys.spec, decoys.onnx, decoys.sets[0]) == ("c9", None, "synth_decoys")  # over c8
-    assert letters.shipped and d4.shipped and crossed_q.shipped and decoys.shipped
+    assert (grey.spec, grey.onnx, grey.sets) == ("c10", "card_reader_grey.onnx", decoys.sets)
+    assert (grey_letters.spec, grey_letters.onnx) == ("c11", "card_reader_letters.onnx")
+    assert grey_letters.start_onnx == "card_reader_grey.onnx" and grey_letters.leave == "fr"
+    assert FINETUNE_SPECS["c10"].grey_share > 0 and FINETUNE_SPECS["c9"].grey_share == 0
+    shipped = (letters, d4, crossed_q, decoys, grey)
+    assert all(tune.shipped for tune in shipped)
     for recipe in (dominoes, cards):
         for tune in recipe.reader_finetunes:
             assert tune.spec in FINETUNE_SPECS
@@ -187,7 +192,13 @@ def test_each_reader_fine_tune_starts_from_the_reader_the_ones_before_it_left():
     from training.train_pieces import reader_starts
 
     assert reader_starts(RECIPES["dominoes"]) == {"d4": "d3", "d5": "d4", "d6": "d4"}
-    assert reader_starts(RECIPES["cards"]) == {"c7": "c6", "c8": "c6", "c9": "c8"}
+    assert reader_starts(RECIPES["cards"]) == {
+        "c7": "c6",
+        "c8": "c6",
+        "c9": "c8",
+        "c10": "c9",  # beside the reader
+        "c11": "c10",  # from the grey photos' reader
+    }
 
 
 @pytest.mark.parametrize(

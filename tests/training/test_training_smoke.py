@@ -101,7 +101,8 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
     # The reader fine-tunes, shipped, part of the run above: dominoes "d4" (looks 3 and 4) over
     # the reader; cards "c7" (look 6 without French letters, looks 1-5 again) as the letters
     # reader beside the English one, then "c8" (crossed Qs, looks 1-5 again) and "c9" (stacked
-    # and lone pips) over the English reader; run again with every letter set from "c6".
+    # and lone pips) over the English reader, and "c10" (grey and blurred views) beside it as the
+    # grey photos' reader; run again with every letter set from "c6".
     from dataclasses import replace
 
     from training.classifier import reader_recipe
@@ -111,9 +112,10 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
     if kind == "dominoes":
         folders = ["synth_r5", "synth_r6"]
     else:
-        for then in (FINETUNE_SPECS["c8"], FINETUNE_SPECS["c9"]):
+        for then in (FINETUNE_SPECS["c8"], FINETUNE_SPECS["c9"], FINETUNE_SPECS["c10"]):
             assert (work / "classifier" / then.file(f"{then.recipe}_last_smoke.pt")).exists()
         assert reader_recipe(out / "card_reader.onnx") == "c9"
+        assert reader_recipe(out / "card_reader_grey.onnx") == "c10"
         assert reader_recipe(out / "card_reader_letters.onnx") == "c7_without_fr"
         assert not (work / "finetune_letters_fr").exists()  # French: never seen
         without = replace(tuned, recipe=f"{tuned.recipe}_without_fr")

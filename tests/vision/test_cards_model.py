@@ -91,3 +91,31 @@ def test_a_dark_faced_deck_is_read_and_never_sure(cards, layout, seed, hand):
     assert _labels(light) == _labels(dark) == Counter(hand)
     assert any(p["sure"] for p in light["pieces"])
     assert not any(p["sure"] for p in dark["pieces"])
+
+
+@pytest.mark.parametrize(
+    ("hand", "layout", "seed"),
+    [(["QH", "7S", "10D"], "fan", 7), (["4D", "5D", "6D", "9C", "9H", "9S", "KH"], "row", 12)],
+)
+def test_a_greyscale_photo_is_read_by_the_grey_reader_red_suits_and_all(cards, hand, layout, seed):
+    """Without colour the English reader takes red cards for black ones (a 4D for a 4S); a
+    photo without colour is read by the reader that learned grey views, and none is sure."""
+    from dataclasses import replace
+
+    from vision.pipeline import Recogniser
+
+    image = render_test_layout(hand, layout=layout, seed=seed).image
+    grey = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    result = _read(cards, grey)
+    assert _labels(result) == Counter(hand)
+    assert not any(p["sure"] for p in result["pieces"])
+    settings = cards.settings
+    kinds_reader = replace(settings, grey_photos=replace(settings.grey_photos, reader_file=None))
+    misread = _labels(_read(Recogniser(kinds_reader), grey))
+    assert sum((misread & Counter(hand)).values()) <= len(hand) - 2, misread
+
+
+def test_a_deck_with_its_own_letters_reads_grey_photos_with_its_own_reader(cards):
+    polish = cards.for_set("pl")
+    assert polish.settings.grey_photos.reader_file is None  # read by its own reader
+    assert cards.settings.grey_photos.reader_file == "card_reader_grey.onnx"
