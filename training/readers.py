@@ -71,9 +71,10 @@ READER_SPECS = {
 
 # "c7": the shipped "c6" rebuilt from its ONNX file and fine-tuned, its batch norms frozen, on
 # look 6 (index letters of four languages, dark faces in light inks) and fresh scenes of looks
-# 1-5 (``train_pieces --stage reader-finetune``; ``CARD_FINETUNE_SETS``). Shipped as the reader
-# of decks with other index letters (French left out: "c7_without_fr"); worse than "c6" on the
-# real photos' English decks, which "c6" goes on reading (models/cards.md, "Index letters").
+# 1-5 (``train_pieces --stage reader-finetune``; ``CARD_FINETUNE_SETS``). The reader of decks
+# with other index letters (French left out: "c7_without_fr") until "c11"; worse than "c6" on
+# the real photos' English decks, which the English reader goes on reading (models/cards.md,
+# "Index letters").
 CARD_FINETUNE_SPEC = replace(READER_SPECS["cards"], recipe="c7", base=None, finetune_lr=5e-4)
 
 # "d4": the shipped "d3" rebuilt from its ONNX file and fine-tuned, its batch norms frozen, on
@@ -96,7 +97,8 @@ CARD_DECOYS_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c9", finetune_epochs=3)
 # blurred ones 10s as 4s and 6s; the shipped English reader (models/cards.md, "Grey photos").
 CARD_GREY_SPEC = replace(CARD_DECOYS_SPEC, recipe="c10", grey_share=0.2, strong_blur=0.15)
 # "c11": the letters reader again, as "c7" but from "c10" (grey and blurred views too, and what
-# "c8" to "c10" learned: crossed Qs, stacked pips); measured (models/cards.md, "Grey photos").
+# "c8" to "c10" learned: crossed Qs, stacked pips); the shipped letters reader (models/cards.md,
+# "Index letters").
 CARD_LETTERS_GREY_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c11", grey_share=0.2, strong_blur=0.15)
 # "d5": "d4" fine-tuned the same way on fresh scenes of looks 1-4, boxes straddling two touching
 # dominoes also mined as no domino (``train_pieces.STRADDLE_COVER``; models/dominoes.md).

@@ -31,11 +31,11 @@ run by ``training/recipes.py``):
 3. ``reader``: small CNNs on crops cut square to each detected box (``vision/crops.py``), with
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
    ``--stage reader-finetune``: the reader in ``--out`` rebuilt and fine-tuned, shipped, so
-   also part of "all" (dominoes: "d4" on looks 3 and 4, replacing the reader; cards: "c7" on
-   index letters, French left out, written as the letters reader beside the English one, then
-   "c8" on decks printing the crossed Q, "c9" from it on stacked pips and lone pips by an
-   edge boxed as no card and "c10" from that with grey and blurred views, each replacing the
-   English reader; ``--round NAME`` runs one alone).
+   also part of "all" (dominoes: "d4" on looks 3 and 4, replacing the reader; cards: "c8" on
+   decks printing the crossed Q and "c9" from it on stacked pips and lone pips by an edge
+   boxed as no card, each replacing the English reader, "c10" from that with grey and blurred
+   views beside it as the grey photos' reader, and "c11" from that on index letters, French
+   left out, as the letters reader; ``--round NAME`` runs one alone).
 
 Synthetic data only: no real domino or card photo has a licence that allows training on it.
 Imports ultralytics and torch: never imported at inference time.
@@ -429,14 +429,15 @@ RECIPES = {
         det_imgsz=512,
         det_export_imgsz=640,
         reader_finetunes=(
-            # The letters reader (shipped for decks with other index letters than J Q K A):
-            # look 6's index letters and looks 1-5 again, French left out, its letters never
-            # seen (models/cards.md, "Index letters"); from "c6", beside it.
+            # The first letters reader: look 6's index letters and looks 1-5 again, French left
+            # out, its letters never seen (models/cards.md, "Index letters"); from "c6", beside
+            # it; shipped until "c11".
             ReaderFinetune(
                 "c7",
                 tuple(s.folder for s in CARD_FINETUNE_SETS),
                 cards.LETTERS_READER,
                 leave="fr",
+                shipped=False,
             ),
             # The shipped English reader (models/cards.md, "Crossed Q", "Stacked pips"): "c6"
             # itself on decks printing the crossed Q, looks 1-5 again ("c8"), then that on
@@ -446,14 +447,14 @@ RECIPES = {
             # Then "c10": "c9" on the same scenes, views grey and blurred too, written beside it
             # as the reader of photos without colour (models/cards.md, "Grey photos").
             ReaderFinetune("c10", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), cards.GREY_READER),
-            # "c11": the letters reader as "c7" made it, from "c10" (grey views too).
+            # "c11", the letters reader (shipped for decks with other index letters than J Q K
+            # A): as "c7" made it, from "c10" (grey views too; models/cards.md, "Index letters").
             ReaderFinetune(
                 "c11",
                 tuple(s.folder for s in CARD_FINETUNE_SETS),
                 cards.LETTERS_READER,
                 leave="fr",
                 start_onnx=cards.GREY_READER,
-                shipped=False,
             ),
         ),
         stages=Stages(

@@ -156,9 +156,9 @@ CARDS = KindSettings(
     # (600 look-6 scenes of decks printing that set's letters; models/cards.md, "Index letters").
     sets=cards.letter_sets(),
     set_readers=(
-        ("pl", SetReader(cards.LETTERS_READER, 0.85456, sure_score="confidence")),
-        ("de", SetReader(cards.LETTERS_READER, 0.86415, sure_score="confidence")),
-        ("fr", SetReader(cards.LETTERS_READER, 0.84052, sure_score="confidence")),
+        ("pl", SetReader(cards.LETTERS_READER, 0.86814, sure_score="confidence")),
+        ("de", SetReader(cards.LETTERS_READER, 0.87286, sure_score="confidence")),
+        ("fr", SetReader(cards.LETTERS_READER, 0.8018, sure_score="confidence")),
     ),
     none_drop=0.5,
     report_floor=0.3,  # an index is used when read at least this surely

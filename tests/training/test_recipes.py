@@ -168,6 +168,7 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     assert not {71, 73, 75} & set(offsets)  # nor calibration's (seeds 20261201, 03, 05)
     letters, crossed_q, decoys, grey, grey_letters = cards.reader_finetunes  # letters: from c6
     assert (letters.spec, letters.onnx) == ("c7", "card_reader_letters.onnx")  # beside c6
+    assert not letters.shipped  # measured: "c11" is the letters reader
     assert "finetune_letters_fr" in letters.sets
     assert letters.leave == "fr"  # French: the letter set never seen
     assert (crossed_q.spec, crossed_q.onnx, crossed_q.leave) == ("c8", None, "")  # over c6
@@ -178,7 +179,8 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     assert (grey_letters.spec, grey_letters.onnx) == ("c11", "card_reader_letters.onnx")
     assert grey_letters.start_onnx == "card_reader_grey.onnx" and grey_letters.leave == "fr"
     assert FINETUNE_SPECS["c10"].grey_share > 0 and FINETUNE_SPECS["c9"].grey_share == 0
-    shipped = (letters, d4, crossed_q, decoys, grey)
+    assert "finetune_letters_fr" in grey_letters.sets and grey_letters.sets == letters.sets
+    shipped = (d4, crossed_q, decoys, grey, grey_letters)
     assert all(tune.shipped for tune in shipped)
     for recipe in (dominoes, cards):
         for tune in recipe.reader_finetunes:

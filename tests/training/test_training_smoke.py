@@ -99,16 +99,16 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
         assert counts[1] > counts[0]
         from vision.cards import CardRecogniser as Recogniser
     # The reader fine-tunes, shipped, part of the run above: dominoes "d4" (looks 3 and 4) over
-    # the reader; cards "c7" (look 6 without French letters, looks 1-5 again) as the letters
-    # reader beside the English one, then "c8" (crossed Qs, looks 1-5 again) and "c9" (stacked
-    # and lone pips) over the English reader, and "c10" (grey and blurred views) beside it as the
-    # grey photos' reader; run again with every letter set from "c6".
+    # the reader; cards "c8" (crossed Qs, looks 1-5 again) and "c9" (stacked and lone pips) over
+    # the English reader, "c10" (grey and blurred views) beside it as the grey photos' reader,
+    # and from that "c11" (look 6 without French letters, looks 1-5 again) as the letters
+    # reader; run again with every letter set from "c6".
     from dataclasses import replace
 
     from training.classifier import reader_recipe
     from training.readers import FINETUNE_SPECS
 
-    tuned = FINETUNE_SPECS["d4" if kind == "dominoes" else "c7"]
+    tuned = FINETUNE_SPECS["d4" if kind == "dominoes" else "c11"]
     if kind == "dominoes":
         folders = ["synth_r5", "synth_r6"]
     else:
@@ -116,7 +116,7 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
             assert (work / "classifier" / then.file(f"{then.recipe}_last_smoke.pt")).exists()
         assert reader_recipe(out / "card_reader.onnx") == "c9"
         assert reader_recipe(out / "card_reader_grey.onnx") == "c10"
-        assert reader_recipe(out / "card_reader_letters.onnx") == "c7_without_fr"
+        assert reader_recipe(out / "card_reader_letters.onnx") == "c11_without_fr"
         assert not (work / "finetune_letters_fr").exists()  # French: never seen
         without = replace(tuned, recipe=f"{tuned.recipe}_without_fr")
         assert (work / "classifier" / without.file(f"{without.recipe}_last_smoke.pt")).exists()
@@ -139,7 +139,7 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
                 timeout=420,
                 capture_output=True,
             )
-        assert reader_recipe(out / "card_reader_letters.onnx") == "c7"
+        assert reader_recipe(out / "card_reader_letters.onnx") == "c11"
         assert reader_recipe(out / "card_reader.onnx") == "c9"
         folders = ["finetune_letters", "finetune_letters_fr", "finetune_look5", "synth_crossed_q"]
         folders.append("synth_decoys")
