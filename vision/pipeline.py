@@ -407,7 +407,7 @@ class Recogniser:
             return set_recogniser.recognise(image, channels, set_name)
         loaded = load_image(image, channels)
         s = self.settings
-        grey = s.grey_photos is not None and s.grey_photos.applies(loaded.bgr)
+        grey = self._grey(loaded.bgr)
         bgr, whole, inverted = self._faces(loaded.bgr)
         readings = self._detect_and_read(bgr, whole, self._reader_of(grey))
         pieces = self._pieces(readings, allowed, loaded)
@@ -437,8 +437,7 @@ class Recogniser:
         detections = [
             Detection(tuple(float(v) / loaded.scale for v in box), 1.0, 0) for box in boxes
         ]
-        s = self.settings
-        grey = s.grey_photos is not None and s.grey_photos.applies(loaded.bgr)
+        grey = self._grey(loaded.bgr)
         bgr, _whole, inverted = self._faces(loaded.bgr)
         readings = self._read(bgr, detections, self._reader_of(grey))
         return self._finish(self._pieces(readings, allowed, loaded, keep=True), inverted, grey)
@@ -470,6 +469,10 @@ class Recogniser:
         if sum(d.score for d in inverted) > found:
             return invert_lightness(bgr), None, True
         return bgr, whole, False
+
+    def _grey(self, bgr: np.ndarray) -> bool:
+        """Whether ``bgr`` is a photo without colour, for a kind where that matters."""
+        return self.settings.grey_photos is not None and self.settings.grey_photos.applies(bgr)
 
     def _reader_of(self, grey: bool):
         """The reader of a photo: the kind's, or for a photo without colour the grey photos'
