@@ -22,7 +22,7 @@ import numpy as np
 
 from datasets.realdata import realdata_dir
 from training.evaluate import Score, real_photos
-from vision.pipeline import MODELS_DIR, Recogniser
+from vision.pipeline import MODELS_DIR, Recogniser, greyscale
 
 
 def _long_side(long_side: int) -> Callable[[np.ndarray], np.ndarray]:
@@ -33,10 +33,6 @@ def _long_side(long_side: int) -> Callable[[np.ndarray], np.ndarray]:
         return cv2.resize(image, size, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
 
     return scaled
-
-
-def _grey(image: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
 def _jpeg(image: np.ndarray) -> np.ndarray:
@@ -70,7 +66,7 @@ CONDITIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "800 px": _long_side(800),
     "1200 px": _long_side(1200),
     "3000 px": _long_side(3000),
-    "greyscale": _grey,
+    "greyscale": greyscale,
     "JPEG quality 25": _jpeg,
     "turned a quarter": lambda image: cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE),
     "upside down": lambda image: cv2.rotate(image, cv2.ROTATE_180),

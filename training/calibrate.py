@@ -314,10 +314,10 @@ def card_fans_scene(seed: int):
 def card_grey_scene(seed: int):
     """``card_scene`` of looks 1-5 in turn (by seed), photographed in greyscale: the scenes the
     sure threshold of a photo without colour (``GreyPhotos``) is calibrated on."""
-    import cv2
+    from vision.pipeline import greyscale
 
     image, truth = card_scene(seed, look=1 + seed % 5)
-    return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), truth
+    return greyscale(image), truth
 
 
 def card_letters_scene(seed: int, letters: str = "en", dark_faces: bool = False):

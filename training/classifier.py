@@ -20,6 +20,7 @@ import numpy as np
 
 from vision.crops import CROP_SIZE, STORE_MARGIN, STORE_SIZE, cut_crop
 from vision.labels import CLASSIFIER_VALUES, TILE_COLOURS, split_tile_label
+from vision.pipeline import greyscale
 
 # The name of the training schedule and augmentation below; a new one gets a new name, so that
 # no checkpoint of another is resumed.
@@ -198,7 +199,7 @@ def augment(
     out += rng.normal(0, rng.uniform(0, 8), out.shape)
     out = np.clip(out, 0, 255).astype(np.uint8)
     if grey:  # last: a grey photo has no tint and no colour noise
-        out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        out = greyscale(out)
     return out
 
 

@@ -89,12 +89,13 @@ DOMINO_FINETUNE_SPEC = replace(
 # (models/cards.md, "Crossed Q").
 CARD_CROSSED_Q_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c8")
 # "c9": "c8" fine-tuned 3 epochs more on scenes whose stacked pips and lone pips by another
-# card's edge are boxed as no card (``render_cards_decoys``) and looks 1-5 again
-# (models/cards.md, "Stacked pips").
+# card's edge are boxed as no card (``render_cards_decoys``) and looks 1-5 again; the shipped
+# English reader (models/cards.md, "Stacked pips").
 CARD_DECOYS_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c9", finetune_epochs=3)
 # "c10": "c9" fine-tuned the same way, 3 epochs on the same scenes, a fifth of the views grey
 # and a sixth blurred hard: on greyscale photos "c9" read every red card as a black one, on
-# blurred ones 10s as 4s and 6s; the shipped English reader (models/cards.md, "Grey photos").
+# blurred ones 10s as 4s and 6s; shipped beside "c9" as the reader of photos without colour
+# (models/cards.md, "Grey photos").
 CARD_GREY_SPEC = replace(CARD_DECOYS_SPEC, recipe="c10", grey_share=0.2, strong_blur=0.15)
 # "c11": the letters reader again, as "c7" but from "c10" (grey and blurred views too, and what
 # "c8" to "c10" learned: crossed Qs, stacked pips); the shipped letters reader (models/cards.md,

@@ -259,6 +259,11 @@ def invert_lightness(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
 
 
+def greyscale(bgr: np.ndarray) -> np.ndarray:
+    """``bgr`` as a photo without colour (three equal channels): what ``GreyPhotos`` tells."""
+    return cv2.cvtColor(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
 def _no_groups(pieces: list[dict]) -> tuple[list[dict], list[list[int]]]:
     return pieces, []
 
