@@ -73,12 +73,19 @@ def printed_letters(letter_set: str) -> str:
 
 # The letter set of each printing a player may pick: "WDKA" -> "pl".
 LETTER_SETS_BY_PRINT: dict[str, str] = {printed_letters(name): name for name in INDEX_LETTERS}
+# The choice that tells a deck's letters from each photo (``AUTO_SET``), for a player who does
+# not know or name them.
+LETTERS_FROM_PHOTO = "from the photo"
+
+# A photo read for the set it shows, told from the photo itself (cards: the deck's index
+# letters, by the letters its courts and aces print); where it does not tell, as no set.
+AUTO_SET = "auto"
 
 # The sets a photo of each kind may be read for (``set_name``): a domino set, a card deck's
-# index letters; tiles have none.
+# index letters (or told from the photo); tiles have none.
 PHOTO_SETS: dict[str, tuple[str, ...]] = {
     "dominoes": tuple(DOMINO_SET_TOPS),
-    "cards": tuple(INDEX_LETTERS),
+    "cards": (*INDEX_LETTERS, AUTO_SET),
 }
 
 

@@ -28,6 +28,7 @@ a card covered up to its middle) is not reported.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +43,13 @@ MAX_CORNERS = 4  # indices of one card: two, or four in a four-index deck
 # than "en" of ``letter_sets``); models/cards.md, "Index letters".
 LETTERS_READER = "card_reader_letters.onnx"
 GREY_READER = "card_reader_grey.onnx"  # photos without colour (``GreyPhotos``)
+# Which letter an index prints, to tell a deck's letters from a photo (``guess_letter_set``).
+GLYPH_READER = "card_letter_glyphs.onnx"
+# Its classes: "none" (a number, a joker, no index), then each letter some deck prints once.
+GLYPHS: tuple[str, ...] = (
+    "none",
+    *dict.fromkeys(letter for letters in INDEX_LETTERS.values() for letter in letters.values()),
+)
 
 
 def __getattr__(name: str):
@@ -62,6 +70,34 @@ def letter_sets() -> tuple[tuple[str, frozenset[str]], ...]:
         [CARD_JOKER, *(card_name(rank, suit) for rank in CARD_RANKS for suit in CARD_SUITS)]
     )
     return tuple((name, every) for name in INDEX_LETTERS)
+
+
+def _own_glyphs() -> dict[str, tuple[int, ...]]:
+    """Each letter set's glyphs (``GLYPHS`` indices) that no other set prints: English J and Q,
+    Polish W, German B, French V and R. Letters several sets print (K, D, A) tell nothing."""
+    printed = [dict.fromkeys(letters.values()) for letters in INDEX_LETTERS.values()]
+    printers = Counter(letter for letters in printed for letter in letters)
+    return {
+        name: tuple(GLYPHS.index(letter) for letter in letters if printers[letter] == 1)
+        for name, letters in zip(INDEX_LETTERS, printed, strict=True)
+    }
+
+
+OWN_GLYPHS = _own_glyphs()
+
+
+def guess_letter_set(glyphs: np.ndarray, *, sure: float, votes: float, margin: float) -> str | None:
+    """The index letter set a photo's decks print, from the glyph reader's probabilities for its
+    boxes (boxes x ``GLYPHS``): each glyph read at least ``sure`` is a vote for the set that
+    alone prints it, and a set is told when its votes (their probabilities summed) reach
+    ``votes`` and ``margin`` times any other set's; None otherwise (a photo of number cards
+    only: every set prints them alike). The numbers are data (``vision.kinds.CARDS``)."""
+    tally = {
+        name: float(np.where(glyphs[:, own] >= sure, glyphs[:, own], 0.0).sum())
+        for name, own in OWN_GLYPHS.items()
+    }
+    (best, most), (_second, next_most) = sorted(tally.items(), key=lambda kv: -kv[1])[:2]
+    return best if most >= votes and most >= margin * next_most else None
 
 
 def _centre(box) -> np.ndarray:

@@ -47,7 +47,7 @@ def register(subparsers) -> None:
         dest="set_name",
         choices=tuple(name for names in PHOTO_SETS.values() for name in names),
         help="dominoes: the set on the table (labels limited to it; default: halves 0-12); "
-        "cards: the deck's index letters (default: en, J Q K A)",
+        "cards: the deck's index letters (default: en, J Q K A; auto: told from the photo)",
     )
     recognise.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     recognise.set_defaults(handler=run_recognise)

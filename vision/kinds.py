@@ -9,6 +9,8 @@ models/dominoes.md, models/cards.md) has the measurements and the commands that 
 
 from __future__ import annotations
 
+from functools import partial
+
 from vision import cards, dominoes, tiles
 from vision.errors import RecogniserUnavailable
 from vision.labels import CARD_JOKER, CARD_RANKS, CARD_SUITS, PIP_COUNTS, TILE_COLOURS, TILE_VALUES
@@ -19,6 +21,7 @@ from vision.pipeline import (
     KindSettings,
     Looks,
     Passes,
+    SetGuess,
     SetReader,
     SizedPasses,
     WholePhoto,
@@ -159,6 +162,11 @@ CARDS = KindSettings(
         ("pl", SetReader(cards.LETTERS_READER, 0.86814, sure_score="confidence")),
         ("de", SetReader(cards.LETTERS_READER, 0.87286, sure_score="confidence")),
         ("fr", SetReader(cards.LETTERS_READER, 0.8018, sure_score="confidence")),
+    ),
+    # No letters given (``set_name`` "auto"): told from the letters the courts and aces print,
+    # a glyph read at least 0.95 surely a vote (models/cards.md, "Telling the letters").
+    set_guess=SetGuess(
+        cards.GLYPH_READER, partial(cards.guess_letter_set, sure=0.95, votes=1.0, margin=3.0)
     ),
     none_drop=0.5,
     report_floor=0.3,  # an index is used when read at least this surely

@@ -52,6 +52,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from meldcam.vocabulary import AUTO_SET
+from vision.crops import cut_crop, read_views
 from vision.detector import Detection, OnnxDetector, open_session
 from vision.errors import RecogniserUnavailable, UnknownSet
 from vision.imageio import load_image
@@ -80,6 +82,7 @@ __all__ = [
     "Looks",
     "Passes",
     "Recogniser",
+    "SetGuess",
     "SetReader",
     "SizedPasses",
     "WholePhoto",
@@ -280,6 +283,19 @@ class SetReader:
 
 
 @dataclass(frozen=True)
+class SetGuess:
+    """Which set a photo shows, told from the photo where the game does not say (``recognise``
+    with ``set_name`` ``AUTO_SET``): ``reader_file`` (a two-head crop reader; its first head is
+    used) reads what each box found prints, and ``guess`` turns those probabilities (boxes x
+    classes, each box read as it is and turned half a turn, averaged) into a set's name, or None
+    where they do not tell (the kind's own reading stands)."""
+
+    reader_file: str  # in the models folder
+    guess: Callable[[np.ndarray], str | None]
+    crop_size: int | None = None  # its crop side (None: its input's size)
+
+
+@dataclass(frozen=True)
 class KindSettings:
     """Everything that makes one piece kind (or one printing of it): see the module docstring
     for the steps each field drives. ``vision/kinds.py`` holds the shipped kinds."""
@@ -309,6 +325,8 @@ class KindSettings:
     sets: tuple[tuple[str, frozenset[str]], ...] = ()
     # Sets read by a reader of their own (name -> ``SetReader``); the others by ``reader_file``.
     set_readers: tuple[tuple[str, SetReader], ...] = ()
+    # Telling the set from the photo (``set_name`` ``AUTO_SET``); None: the set must be given.
+    set_guess: SetGuess | None = None
     # Pieces (reported order, with private "_" keys) -> (pieces, melds as lists of indices).
     group: Callable[[list[dict]], tuple[list[dict], list[list[int]]]] = _no_groups
     sure_score: str = "probability"  # a key of SURENESS
@@ -358,6 +376,7 @@ class Recogniser:
         self._set_recognisers: dict[str, Recogniser] = {}  # by set name
         self._set_lock = threading.Lock()
         self._grey_reader = None  # ``GreyPhotos.reader_file``'s session, opened on first use
+        self._guess_reader = None  # ``SetGuess.reader_file``'s, likewise
 
     def _model_path(self, name: str) -> Path:
         path = self.models_dir / name
@@ -403,29 +422,44 @@ class Recogniser:
 
     def recognise(self, image, channels: str = "rgb", set_name: str | None = None) -> dict:
         """Read the pieces of one photo: a path, encoded bytes, or an HxWx3 uint8 array (RGB
-        unless ``channels="bgr"``). ``set_name`` (or the recogniser's) limits the labels."""
+        unless ``channels="bgr"``). ``set_name`` (or the recogniser's) limits the labels;
+        ``AUTO_SET`` tells the set from the photo (``SetGuess``), the reading's "set" says which
+        (None: not told, read as with no set)."""
         started = time.perf_counter()
         set_name = set_name or self.set_name
-        allowed = self._check_set(set_name)
-        set_recogniser = self.for_set(set_name)
+        guessing = set_name == AUTO_SET and self.settings.set_guess is not None
+        allowed = None if guessing else self._check_set(set_name)
+        set_recogniser = self if guessing else self.for_set(set_name)
         if set_recogniser is not self:
             return set_recogniser.recognise(image, channels, set_name)
         loaded = load_image(image, channels)
-        s = self.settings
         grey = self._grey(loaded.bgr)
         bgr, whole, inverted = self._faces(loaded.bgr)
         readings = self._detect_and_read(bgr, whole, self._reader_of(grey))
-        pieces = self._pieces(readings, allowed, loaded)
+        reading = self  # the recogniser whose reader and thresholds the pieces have
+        told = None
+        if guessing:
+            told = self._guess_set(bgr, readings)
+            allowed = self._check_set(told)
+            reading = self.for_set(told)
+            if reading is not self:  # the same boxes, read by the set's own reader
+                detections = [r.detection for r in readings]
+                readings = reading._read(bgr, detections, reading._reader_of(grey))
+        s = reading.settings
+        pieces = reading._pieces(readings, allowed, loaded)
         pieces = drop_repeats(pieces, s.repeat_overlap, any_label=s.repeat_any_label)
         pieces, melds = s.group(pieces)
         if s.turn_pairs:
             settle_turns(pieces, melds, s.heads, s.turn_pairs)
-        return {
+        result = {
             "kind": self.kind,
-            "pieces": self._finish(pieces, inverted, grey),
+            "pieces": reading._finish(pieces, inverted, grey),
             "melds": melds,
             "ms": round((time.perf_counter() - started) * 1000, 1),
         }
+        if guessing:
+            result["set"] = told  # told from the photo; None: it did not tell
+        return result
 
     def read_boxes(
         self, image, boxes, channels: str = "rgb", set_name: str | None = None
@@ -474,6 +508,19 @@ class Recogniser:
         if sum(d.score for d in inverted) > found:
             return invert_lightness(bgr), None, True
         return bgr, whole, False
+
+    def _guess_set(self, bgr: np.ndarray, readings: list[Reading]) -> str | None:
+        """The set ``bgr`` shows, told by ``SetGuess`` from the boxes of ``readings``."""
+        guess = self.settings.set_guess
+        if not readings:
+            return None
+        with self._set_lock:
+            if self._guess_reader is None:
+                self._guess_reader = open_session(self._model_path(guess.reader_file))
+        size = guess.crop_size or reader_crop_size(self._guess_reader)
+        crops = [cut_crop(bgr, r.detection.box, size) for r in readings]
+        first = read_views(self._guess_reader, crops)[0]  # 2 (as is, turned) x boxes x classes
+        return guess.guess(first.mean(axis=0))
 
     def _grey(self, bgr: np.ndarray) -> bool:
         """Whether ``bgr`` is a photo without colour, for a kind where that matters."""
@@ -551,7 +598,7 @@ class Recogniser:
         return finished
 
     def _check_set(self, set_name: str | None) -> frozenset[str] | None:
-        if set_name is None:
+        if set_name is None or (set_name == AUTO_SET and self.settings.set_guess is not None):
             return None
         sets = dict(self.settings.sets)
         if set_name not in sets:

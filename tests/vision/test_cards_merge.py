@@ -47,3 +47,46 @@ def test_labels_round_trip_and_rank_without_none():
     suit = np.array([0.1, 0.1, 0.7, 0.1])
     best, p = CARDS.heads.rank(rank, suit)[0]
     assert best == "QH" and abs(p - 0.7) < 1e-9 and len(CARD_SUITS) == 4
+
+
+def _glyphs(*read: tuple[str, float]) -> np.ndarray:
+    """Glyph reader probabilities for boxes each read as (glyph, probability), the rest "none"."""
+    from vision.cards import GLYPHS
+
+    rows = np.zeros((len(read), len(GLYPHS)), np.float32)
+    for row, (glyph, p) in zip(rows, read, strict=True):
+        row[GLYPHS.index(glyph)], row[GLYPHS.index("none")] = p, 1.0 - p
+    return rows
+
+
+def test_each_letter_set_is_told_by_the_letters_only_it_prints():
+    from vision.cards import GLYPHS, OWN_GLYPHS
+
+    own = {name: [GLYPHS[g] for g in glyphs] for name, glyphs in OWN_GLYPHS.items()}
+    assert own == {"en": ["J", "Q"], "pl": ["W"], "de": ["B"], "fr": ["V", "R"]}
+
+
+def guess_letter_set(glyphs: np.ndarray) -> str | None:
+    """The shipped rule (``vision.kinds.CARDS.set_guess``)."""
+    return CARDS.set_guess.guess(glyphs)
+
+
+def test_a_deck_is_told_by_its_courts_and_not_by_what_every_deck_prints():
+    assert guess_letter_set(_glyphs(("W", 0.99), ("K", 0.99), ("W", 0.98), ("none", 0.0))) == "pl"
+    assert guess_letter_set(_glyphs(("W", 0.99), ("K", 0.99))) is None  # one W: not enough
+    assert guess_letter_set(_glyphs(("W", 1.0))) == "pl"  # ... unless read as certain
+    assert guess_letter_set(_glyphs(("J", 0.97), ("Q", 0.96), ("A", 0.99))) == "en"
+    assert guess_letter_set(_glyphs(("V", 0.97), ("R", 0.99), ("D", 0.99))) == "fr"
+    assert guess_letter_set(_glyphs(("V", 0.6), ("R", 0.99), ("D", 0.99))) is None
+    assert guess_letter_set(_glyphs(("B", 0.99), ("B", 0.97))) == "de"
+    # K, D and A are printed by several sets; numbers by all: nothing told
+    assert guess_letter_set(_glyphs(("K", 0.99), ("D", 0.99), ("A", 0.99))) is None
+    assert guess_letter_set(_glyphs(("none", 1.0))) is None
+    assert guess_letter_set(np.zeros((0, 10), np.float32)) is None
+
+
+def test_unsure_or_conflicting_letters_tell_nothing():
+    assert guess_letter_set(_glyphs(("W", 0.9), ("W", 0.9), ("W", 0.9))) is None  # each unsure
+    assert guess_letter_set(_glyphs(("W", 0.99), ("J", 0.99))) is None  # a jack of each
+    assert guess_letter_set(_glyphs(("W", 0.99), ("W", 0.99), ("J", 0.96))) is None
+    assert guess_letter_set(_glyphs(("W", 0.99), ("W", 0.99), ("W", 0.99), ("J", 0.9))) == "pl"

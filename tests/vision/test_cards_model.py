@@ -119,3 +119,19 @@ def test_a_deck_with_its_own_letters_reads_grey_photos_with_its_own_reader(cards
     polish = cards.for_set("pl")
     assert polish.settings.grey_photos.reader_file is None  # read by its own reader
     assert cards.settings.grey_photos.reader_file == "card_reader_grey.onnx"
+
+
+def test_a_decks_index_letters_are_told_from_the_photo(cards):
+    """A rendered table of a Polish deck (five W jacks showing; the glyph reader never saw this
+    scene) is told Polish and read as a Polish deck is; a hand of an English deck whose jacks
+    and queens show is never told another deck's."""
+    from datasets.cards_synth import render_scene
+
+    polish = render_scene(20411413, look=6, letter_sets=("pl",)).image
+    told = cards.recognise(polish, channels="bgr", set_name="auto")
+    assert told["set"] == "pl"
+    named = cards.recognise(polish, channels="bgr", set_name="pl")
+    assert told["pieces"] == named["pieces"] and told["melds"] == named["melds"]
+    hand = ["JS", "QD", "JH", "QC", "KC", "2H", "9D"]
+    english = render_test_layout(hand, layout="row", seed=3).image
+    assert cards.recognise(english, channels="bgr", set_name="auto")["set"] in ("en", None)

@@ -20,6 +20,8 @@ def test_each_kind_has_a_model_card(kind: str) -> None:
     files += [own.reader_file for _set, own in settings.set_readers]
     if settings.grey_photos is not None and settings.grey_photos.reader_file:
         files.append(settings.grey_photos.reader_file)
+    if settings.set_guess is not None:
+        files.append(settings.set_guess.reader_file)
     for name in (*files, settings.train_command):
         assert name in card, f"models/{kind}.md does not name {name}"
     for section in ("## Intended use", "## Training data", "## Evaluation", "## Limitations"):

@@ -215,6 +215,68 @@ def test_a_set_reader_flags_sure_by_its_own_score_or_else_the_kinds(
     )
 
 
+@pytest.mark.parametrize(
+    ("told", "labels"), [("other", ["orange-7"] * 3), (None, ["red-5", "blue-9"])]
+)
+def test_a_set_told_from_the_photo_reads_the_same_boxes_as_that_set(
+    stand_in, tmp_path, monkeypatch, told, labels
+):
+    """``set_name`` "auto": the boxes found are read by the guess reader, ``SetGuess.guess``
+    names the set (read again, the same boxes, by its own reader, at its own threshold) or
+    None (the kind's reading stands); the result says which. A kind that cannot tell refuses
+    "auto"."""
+    import vision.pipeline
+    from meldcam.vocabulary import AUTO_SET
+    from vision.errors import UnknownSet
+    from vision.pipeline import SetGuess, SetReader
+
+    image, settings, sessions = stand_in
+    every = frozenset(settings.heads.vocabulary())
+    shown: list[np.ndarray] = []
+
+    def guess(probabilities: np.ndarray) -> str | None:
+        shown.append(probabilities)
+        return told
+
+    kind = replace(
+        settings,
+        sets=(("plain", every), ("other", every)),
+        set_readers=(("other", SetReader("other_reader.onnx", sure_threshold=0.0)),),
+        set_guess=SetGuess("guess.onnx", guess, crop_size=32),
+        sure_threshold=1.01,
+    )
+    glyph = np.eye(19, dtype=np.float32)[11], np.eye(4, dtype=np.float32)[0]
+    readers = {
+        "other_reader.onnx": type(sessions[1])(
+            {0: (np.eye(19, dtype=np.float32)[6], np.eye(4)[1])}
+        ),
+        "guess.onnx": type(sessions[1])({0: glyph}),
+    }
+    opened: list[str] = []
+
+    def open_stand_in(path):
+        opened.append(Path(path).name)
+        return readers[Path(path).name]
+
+    monkeypatch.setattr(vision.pipeline, "open_session", open_stand_in)
+    for name in readers:
+        (tmp_path / name).write_bytes(b"stand-in")
+    recogniser = Recogniser(kind, models_dir=tmp_path, sessions=sessions)
+    for _ in range(2):
+        result = recogniser.recognise(image, channels="bgr", set_name=AUTO_SET)
+        assert result["set"] == told
+        assert [p["label"] for p in result["pieces"]] == labels
+        assert all(p["sure"] for p in result["pieces"]) == (told == "other")
+    # every box found (the "none" patch too) read by the guess reader, as is and turned
+    assert all(p.shape == (3, 19) and np.allclose(p[:, 11], 1.0) for p in shown)
+    assert opened.count("guess.onnx") == 1
+    assert "set" not in recogniser.recognise(image, channels="bgr")  # no guess asked for
+    with pytest.raises(UnknownSet):
+        Recogniser(settings, models_dir=tmp_path, sessions=sessions).recognise(
+            image, channels="bgr", set_name=AUTO_SET
+        )
+
+
 def test_cards_are_read_for_a_decks_index_letters():
     """Every card is in every letter set; decks with other letters than English have a reader
     of their own, shipped in the models folder."""
