@@ -39,7 +39,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from meldcam.vocabulary import LETTER_SETS_BY_PRINT, SUIT_NAMES
+from meldcam.vocabulary import LETTER_SETS_BY_PRINT, LETTERS_FROM_PHOTO, SUIT_NAMES
 from scorer.errors import HandError, PieceError
 from scorer.game import (
     GameType,
@@ -71,10 +71,10 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "index_letters",
         str,
-        "JQKA",
+        LETTERS_FROM_PHOTO,
         "the letters the deck prints on its jacks, queens, kings and aces (English JQKA, "
         "Polish WDKA, German BDKA, French VDRA), for reading photos of it",
-        choices=tuple(LETTER_SETS_BY_PRINT),
+        choices=(*LETTER_SETS_BY_PRINT, LETTERS_FROM_PHOTO),
     ),
 )
 

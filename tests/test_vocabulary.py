@@ -134,7 +134,8 @@ def test_a_deck_is_named_by_the_letters_it_prints():
     for printed, name in vocabulary.LETTER_SETS_BY_PRINT.items():
         assert vocabulary.printed_letters(name) == printed
     option = next(o for o in OPTIONS if o.name == "index_letters")
-    assert option.choices == tuple(vocabulary.LETTER_SETS_BY_PRINT) and option.default == "JQKA"
+    assert option.choices == (*vocabulary.LETTER_SETS_BY_PRINT, vocabulary.LETTERS_FROM_PHOTO)
+    assert option.default == vocabulary.LETTERS_FROM_PHOTO  # told from each photo unless named
     assert [name for name, _labels in CARDS.sets] == list(vocabulary.INDEX_LETTERS)
 
 

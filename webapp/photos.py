@@ -43,7 +43,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from meldcam.vocabulary import DOMINO_SET_TOPS, LETTER_SETS_BY_PRINT
+from meldcam.vocabulary import AUTO_SET, DOMINO_SET_TOPS, LETTER_SETS_BY_PRINT, LETTERS_FROM_PHOTO
 from scorer.errors import MeldcamError
 from scorer.game import Rules
 from scorer.pieces import Domino
@@ -284,12 +284,13 @@ def domino_set_name(rules: Rules) -> str | None:
 
 def set_name_of(kind: str, rules: Rules) -> str | None:
     """The set a game's photos of ``kind`` are read for: a domino game's set
-    (``domino_set_name``), a card game's deck letters (its ``index_letters`` option); None
-    otherwise."""
+    (``domino_set_name``), a card game's deck letters (its ``index_letters`` option; "from the
+    photo": ``AUTO_SET``, told from each photo); None otherwise."""
     if kind == "dominoes":
         return domino_set_name(rules)
     if kind == "cards":
-        return LETTER_SETS_BY_PRINT.get(str(rules.options.get("index_letters")))
+        letters = str(rules.options.get("index_letters"))
+        return AUTO_SET if letters == LETTERS_FROM_PHOTO else LETTER_SETS_BY_PRINT.get(letters)
     return None
 
 

@@ -201,9 +201,11 @@ class SetAwareReader:
         ("remino", {"set": "double-twelve"}, "dominoes", "double-twelve"),
         ("domino-gin", {}, "dominoes", "double-six"),
         ("domino-gin", {"set": "double-nine"}, "dominoes", "double-nine"),
-        ("gin", {}, "cards", "en"),  # the deck's index letters
+        ("gin", {}, "cards", "auto"),  # the deck's index letters, told from each photo
+        ("gin", {"index_letters": "JQKA"}, "cards", "en"),
         ("gin", {"index_letters": "WDKA"}, "cards", "pl"),
         ("gin", {"index_letters": "VDRA"}, "cards", "fr"),
+        ("gin", {"index_letters": "from the photo"}, "cards", "auto"),  # told from each photo
     ],
 )
 def test_pieces_are_read_for_the_games_set(
