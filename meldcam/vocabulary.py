@@ -76,6 +76,8 @@ LETTER_SETS_BY_PRINT: dict[str, str] = {printed_letters(name): name for name in 
 # The choice that tells a deck's letters from each photo (``AUTO_SET``), for a player who does
 # not know or name them.
 LETTERS_FROM_PHOTO = "from the photo"
+# What a photo whose letters are not told is read as: an English deck (no set given).
+UNTOLD_LETTERS = "en"
 
 # A photo read for the set it shows, told from the photo itself (cards: the deck's index
 # letters, by the letters its courts and aces print); where it does not tell, as no set.

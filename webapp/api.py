@@ -24,7 +24,7 @@ from flask import (
 )
 from sqlalchemy.orm import Session
 
-from meldcam.vocabulary import KINDS
+from meldcam.vocabulary import AUTO_SET, KINDS
 from scorer import api as scorer_api
 from scorer.errors import MeldcamError
 from webapp import bounds, idempotency, matches, photos, workers
@@ -163,12 +163,14 @@ def recognise() -> tuple[Response, int]:
     with photos.turn():  # one photo decoded and read at a time; a full queue is a 503
         checked = photos.check_photo(upload.read())
         game_id = request.form.get("game") or None
-        set_name = None
+        set_name = game_set = None
         if game_id is not None:  # an unknown game is a 404 before any reading
             with reading() as session:
                 rules = matches.rules_of(matches.get_game(session, game_id))
-            set_name = photos.set_name_of(kind, rules)
-        result = photos.recognise(kind, checked, set_name)
+                set_name = photos.set_name_of(kind, rules)
+                if set_name == AUTO_SET:  # what the game's earlier photos were told
+                    game_set = photos.game_told_set(session, game_id, kind)
+        result = photos.recognise_for_game(kind, checked, set_name, game_set)
     with transaction() as session:
         if game_id is not None and not _may_edit(matches.get_game(session, game_id)):
             game_id = None  # a viewer's photo is kept, but not attached to the game

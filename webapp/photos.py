@@ -33,6 +33,7 @@ import math
 import secrets
 import threading
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -43,7 +44,13 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from meldcam.vocabulary import AUTO_SET, DOMINO_SET_TOPS, LETTER_SETS_BY_PRINT, LETTERS_FROM_PHOTO
+from meldcam.vocabulary import (
+    AUTO_SET,
+    DOMINO_SET_TOPS,
+    LETTER_SETS_BY_PRINT,
+    LETTERS_FROM_PHOTO,
+    UNTOLD_LETTERS,
+)
 from scorer.errors import MeldcamError
 from scorer.game import Rules
 from scorer.pieces import Domino
@@ -292,6 +299,41 @@ def set_name_of(kind: str, rules: Rules) -> str | None:
         letters = str(rules.options.get("index_letters"))
         return AUTO_SET if letters == LETTERS_FROM_PHOTO else LETTER_SETS_BY_PRINT.get(letters)
     return None
+
+
+def game_told_set(session: Session, game_id: str, kind: str) -> str | None:
+    """The set the game's earlier photos of ``kind`` were told to show (their readings' "set",
+    read with ``AUTO_SET``): the one told most, when told at least twice as often as any other;
+    None when none was told. One deck plays a whole game, and a hand photo showing none of its
+    own letters (no jack in a Polish hand) is then read for the deck its other photos showed."""
+    readings = session.execute(
+        select(Photo.recognition).where(Photo.game_id == game_id, Photo.kind == kind)
+    ).scalars()
+    told = Counter(
+        r.get("set")
+        for r in readings
+        if isinstance(r, dict) and r.get("set") and r.get("set_from") != "game"  # told itself
+    )
+    ranked = [*told.most_common(2), (None, 0), (None, 0)]
+    (best, most), (_other, next_most) = ranked[0], ranked[1]
+    return best if most >= 2 * next_most and best is not None else None
+
+
+def recognise_for_game(
+    kind: str, photo: CheckedPhoto, set_name: str | None, game_set: str | None
+) -> dict[str, Any]:
+    """``recognise``, and a photo read with ``AUTO_SET`` that told no set read again for
+    ``game_set`` (``game_told_set``) where that is not what an untold photo is read as; its
+    "set" then says so, and "set_from": "game"."""
+    result = recognise(kind, photo, set_name)
+    if (
+        set_name == AUTO_SET
+        and result.get("set") is None
+        and game_set not in (None, UNTOLD_LETTERS)
+    ):
+        result = recognise(kind, photo, game_set)
+        result["set"], result["set_from"] = game_set, "game"
+    return result
 
 
 def get_recogniser(kind: str) -> Any:

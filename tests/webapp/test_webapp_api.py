@@ -230,6 +230,48 @@ def test_pieces_are_read_for_the_games_set(
     assert reader.calls == [{"set_name": expected}] * 2
 
 
+class TellingReader(SetAwareReader):
+    """A card reader told a deck only by the photos in ``tells`` (by call, "auto" readings)."""
+
+    def __init__(self, tells: list[str | None]) -> None:
+        super().__init__()
+        self.tells = tells
+
+    def recognise(self, image: bytes, channels: str = "rgb", set_name: str | None = None):
+        result = super().recognise(image, channels, set_name)
+        if set_name == "auto":
+            result["set"] = self.tells.pop(0)
+        return result
+
+
+def test_a_games_photo_that_tells_no_deck_is_read_for_the_deck_its_photos_showed(
+    app: Flask, client: FlaskClient, make_game
+):
+    """Gin's default letters are told from each photo; a photo showing none of the deck's own
+    letters (a Polish hand without a jack) is read again for the deck the game's earlier photos
+    were told, never for one the re-reading itself gave, and not when they disagree."""
+    reader = TellingReader(["pl", None, None, "en", None, "en", None])
+    app.config["RECOGNISER_FACTORY"] = lambda kind: reader
+    made = make_game("gin")
+    headers = {"X-Edit-Token": made["edit_token"]}
+
+    def read() -> dict[str, Any]:
+        fields = {"kind": "cards", "game": made["id"], "photo": (io.BytesIO(jpeg_bytes()), "p.jpg")}
+        response = client.post("/api/recognise", data=fields, headers=headers)
+        assert response.status_code == 200, response.json
+        return response.json
+
+    assert read()["set"] == "pl" and reader.calls == [{"set_name": "auto"}]
+    second = read()
+    assert (second["set"], second["set_from"]) == ("pl", "game")
+    assert reader.calls[1:] == [{"set_name": "auto"}, {"set_name": "pl"}]
+    assert read()["set"] == "pl"  # the re-read photo does not count: still one tell
+    assert read()["set"] == "en"  # told English: one tell each, none twice the other's
+    assert read()["set"] is None and reader.calls[-1] == {"set_name": "auto"}
+    assert read()["set"] == "en"  # English now told twice against once: an untold photo
+    assert read()["set"] is None and reader.calls[-1] == {"set_name": "auto"}  # reads as English
+
+
 def test_dominoes_without_a_game_are_read_with_no_set(app: Flask, client: FlaskClient):
     reader = SetAwareReader()
     app.config["RECOGNISER_FACTORY"] = lambda kind: reader
