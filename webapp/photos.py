@@ -47,9 +47,11 @@ from sqlalchemy.orm import Session
 from meldcam.vocabulary import (
     AUTO_SET,
     DOMINO_SET_TOPS,
+    INDEX_LETTERS,
     LETTER_SETS_BY_PRINT,
     LETTERS_FROM_PHOTO,
     UNTOLD_LETTERS,
+    printed_letters,
 )
 from scorer.errors import MeldcamError
 from scorer.game import Rules
@@ -324,7 +326,8 @@ def recognise_for_game(
 ) -> dict[str, Any]:
     """``recognise``, and a photo read with ``AUTO_SET`` that told no set read again for
     ``game_set`` (``game_told_set``) where that is not what an untold photo is read as; its
-    "set" then says so, and "set_from": "game"."""
+    "set" then says so, and "set_from": "game". A deck told has its letters in "set_letters"
+    ("WDKA"), for the page to show."""
     result = recognise(kind, photo, set_name)
     if (
         set_name == AUTO_SET
@@ -333,6 +336,8 @@ def recognise_for_game(
     ):
         result = recognise(kind, photo, game_set)
         result["set"], result["set_from"] = game_set, "game"
+    if kind == "cards" and result.get("set") in INDEX_LETTERS:  # what the page shows
+        result["set_letters"] = printed_letters(result["set"])
     return result
 
 

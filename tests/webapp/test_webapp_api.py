@@ -261,9 +261,11 @@ def test_a_games_photo_that_tells_no_deck_is_read_for_the_deck_its_photos_showed
         assert response.status_code == 200, response.json
         return response.json
 
-    assert read()["set"] == "pl" and reader.calls == [{"set_name": "auto"}]
+    first = read()
+    assert (first["set"], first["set_letters"]) == ("pl", "WDKA")
+    assert "set_from" not in first and reader.calls == [{"set_name": "auto"}]
     second = read()
-    assert (second["set"], second["set_from"]) == ("pl", "game")
+    assert (second["set"], second["set_from"], second["set_letters"]) == ("pl", "game", "WDKA")
     assert reader.calls[1:] == [{"set_name": "auto"}, {"set_name": "pl"}]
     assert read()["set"] == "pl"  # the re-read photo does not count: still one tell
     assert read()["set"] == "en"  # told English: one tell each, none twice the other's

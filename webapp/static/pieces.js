@@ -432,7 +432,11 @@ const Meldcam = (() => {
           ? tn("Read {count} piece in {seconds} s, added to the {before} already here.",
             "Read {count} pieces in {seconds} s, added to the {before} already here.", count, { seconds, before })
           : tn("Read {count} piece in {seconds} s.", "Read {count} pieces in {seconds} s.", count, { seconds });
-        this.countStatus(read + " ");
+        // a deck whose letters were told, not named by the game: shown, so a wrong one is seen
+        const deck = !data.set_letters ? ""
+          : data.set_from === "game" ? t("Read as a {letters} deck, as this game's other photos showed.", { letters: data.set_letters })
+            : t("Read as a {letters} deck, told from its letters.", { letters: data.set_letters });
+        this.countStatus(read + " " + (deck ? deck + " " : ""));
       }
     }
 
