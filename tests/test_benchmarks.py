@@ -46,3 +46,22 @@ def test_an_unknown_photo_condition_is_named(capsys):
     with pytest.raises(SystemExit):
         main(["--only", "foggy"])
     assert "foggy" in capsys.readouterr().err
+
+
+def test_the_letters_benchmark_counts_what_each_photo_was_told():
+    from benchmarks.cards_letters import Telling
+
+    class Stub:
+        def __init__(self, tells):
+            self.tells, self.asked = list(tells), []
+
+        def recognise(self, image, channels="rgb", set_name=None):
+            self.asked.append(set_name)
+            return {"pieces": [], "set": self.tells.pop(0)}
+
+    stub = Stub(["pl", None, "de", "pl"])
+    telling = Telling(stub)
+    for _ in range(4):
+        telling.recognise("photo.jpg")
+    assert stub.asked == ["auto"] * 4
+    assert telling.tally("pl") == "2/1/1"  # told right / told another / not told
