@@ -19,17 +19,24 @@ from __future__ import annotations
 
 import argparse
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from meldcam.vocabulary import INDEX_LETTERS
-from training.classifier import ReaderSpec, augment, build_net, export_classifier
+from training.classifier import (
+    ReaderSpec,
+    _net_input,
+    _resume,
+    _save,
+    augment,
+    build_net,
+    export_classifier,
+)
 from training.offline import GENERATED
 from vision.cards import GLYPH_READER, GLYPHS
 from vision.crops import STORE_MARGIN, cut_crop
-from vision.labels import CARD_SUITS, split_card_label
+from vision.labels import CARD_JOKER, CARD_SUITS, split_card_label
 
 SEED = 20261401
 RECIPE = "g1"
@@ -38,8 +45,8 @@ LETTERED = ("J", "Q", "K", "A")  # the ranks whose index is a letter
 
 def glyph_of(label: str, letter_set: str) -> int:
     """The glyph class a corner labelled ``label`` of a deck printing ``letter_set`` shows."""
-    rank, _suit = label[:-1], label[-1:]
-    if rank in LETTERED:
+    rank = label[:-1]
+    if label != CARD_JOKER and rank in LETTERED:
         return GLYPHS.index(INDEX_LETTERS[letter_set][rank])
     return GLYPHS.index("none")
 
@@ -68,13 +75,12 @@ def scene_crops(seed: int, letter_set: str, rng: np.random.Generator):
     boxes = []
     for label, box in scene.corner_labels():
         boxes.append(box)
-        glyph = glyph_of(label, letter_set) if label != "JK" else GLYPHS.index("none")
+        glyph = glyph_of(label, letter_set)
         if GLYPHS[glyph] == "none" and rng.random() < 0.5:
             continue
         crops.append(cut_crop(image, box, SPEC.store_size, STORE_MARGIN))
         glyphs.append(glyph)
-        suit = split_card_label(label)[1] if label != "JK" else -1
-        suits.append(suit)
+        suits.append(-1 if label == CARD_JOKER else split_card_label(label)[1])
     h, w = image.shape[:2]
     for _ in range(2 if boxes else 0):  # background the size of an index
         x1, y1, x2, y2 = boxes[int(rng.integers(0, len(boxes)))]
@@ -129,13 +135,7 @@ def train(crops, glyphs, suits, epochs: int, checkpoint: Path, batch: int = 128)
     optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * ((len(crops) + batch - 1) // batch)
     scheduler = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=2e-3, total_steps=steps)
-    start = 0
-    if checkpoint.exists():
-        state = torch.load(checkpoint, weights_only=False)
-        net.load_state_dict(state["net"])
-        optimiser.load_state_dict(state["opt"])
-        scheduler.load_state_dict(state["sched"])
-        start = state["epoch"] + 1
+    start = _resume(checkpoint, net, optimiser, scheduler)
     # Lettered glyphs are a third of the crops: weight the classes evenly.
     counts = np.bincount(glyphs, minlength=len(GLYPHS)).astype(np.float32)
     weights = torch.tensor(counts.sum() / np.maximum(counts, 1) / len(GLYPHS))
@@ -147,9 +147,7 @@ def train(crops, glyphs, suits, epochs: int, checkpoint: Path, batch: int = 128)
         total, started = 0.0, time.time()
         for i in range(0, len(order), batch):
             idx = order[i : i + batch]
-            views = np.stack([augment(crops[j], rng, SPEC) for j in idx])
-            x = torch.from_numpy(views[..., ::-1].copy()).permute(0, 3, 1, 2).float() / 255.0
-            g_logits, s_logits = net.logits(x)
+            g_logits, s_logits = net.logits(_net_input([augment(crops[j], rng, SPEC) for j in idx]))
             loss = glyph_loss(g_logits, torch.from_numpy(glyphs[idx]))
             loss = loss + 0.3 * suit_loss(s_logits, torch.from_numpy(suits[idx]))
             optimiser.zero_grad()
@@ -159,15 +157,7 @@ def train(crops, glyphs, suits, epochs: int, checkpoint: Path, batch: int = 128)
             total += float(loss.detach()) * len(idx)
         seconds = time.time() - started
         print(f"epoch {epoch + 1}/{epochs}: loss {total / len(order):.4f} ({seconds:.0f} s)")
-        torch.save(
-            {
-                "net": net.state_dict(),
-                "opt": optimiser.state_dict(),
-                "sched": scheduler.state_dict(),
-                "epoch": epoch,
-            },
-            checkpoint,
-        )
+        _save(checkpoint, net, optimiser, scheduler, epoch)
     net.eval()
     return net
 
@@ -187,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(crops)} crops from {args.scenes} scenes a set ({each}; {seconds:.0f} s)")
     checkpoint = args.work / f"{RECIPE}_{args.scenes}_{args.epochs}_last.pt"
     net = train(crops, glyphs, suits, args.epochs, checkpoint)
-    export_classifier([net], args.out / GLYPH_READER, spec=replace(SPEC))
+    export_classifier([net], args.out / GLYPH_READER, spec=SPEC)
     print(f"glyphs: {args.out / GLYPH_READER} ({time.time() - started:.0f} s)")
     return 0
 
