@@ -163,7 +163,10 @@ def recognise() -> tuple[Response, int]:
     with photos.turn():  # one photo decoded and read at a time; a full queue is a 503
         checked = photos.check_photo(upload.read())
         game_id = request.form.get("game") or None
-        set_name = game_set = None
+        # A photo of no game (a disputed meld) is read for the deck its letters show, as a
+        # game's are by default: an English deck's reading is unchanged where none is told.
+        set_name = photos.set_name_of(kind, None)
+        game_set = None
         if game_id is not None:  # an unknown game is a 404 before any reading
             with reading() as session:
                 rules = matches.rules_of(matches.get_game(session, game_id))

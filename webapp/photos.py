@@ -17,7 +17,8 @@ already uses in full, are never shared by several readings.
 
 Dominoes and cards are read for the game's set (``set_name``, see ``set_name_of``): a photo
 for a double-nine game is never labelled 10-12, and a Gin game's deck is read by the reader of
-its index letters (the option ``index_letters``: a Polish deck prints "WDKA", its W a jack).
+its index letters (the option ``index_letters``: a Polish deck prints "WDKA", its W a jack;
+by default, and for a photo of no game, told from the photo's own letters, ``AUTO_SET``).
 The set goes only to a recogniser whose ``recognise`` takes ``set_name`` (test stand-ins may
 not); tiles never get one. If the recogniser does not know the set
 (``vision.errors.UnknownSet``) the photo is read again with no set (every domino 0-12, English
@@ -291,10 +292,15 @@ def domino_set_name(rules: Rules) -> str | None:
     return DOMINO_SETS_BY_TOP.get(max(tops)) if tops else None
 
 
-def set_name_of(kind: str, rules: Rules) -> str | None:
-    """The set a game's photos of ``kind`` are read for: a domino game's set
-    (``domino_set_name``), a card game's deck letters (its ``index_letters`` option; "from the
-    photo": ``AUTO_SET``, told from each photo); None otherwise."""
+def set_name_of(kind: str, rules: Rules | None) -> str | None:
+    """The set a game's photos of ``kind`` are read for (``rules`` None: a photo of no game): a
+    domino game's set (``domino_set_name``; none without a game), a card game's deck letters
+    (its ``index_letters`` option; "from the photo", and a photo of no game: ``AUTO_SET``, told
+    from each photo); None otherwise."""
+    if kind == "cards" and rules is None:
+        return AUTO_SET
+    if rules is None:
+        return None
     if kind == "dominoes":
         return domino_set_name(rules)
     if kind == "cards":

@@ -282,6 +282,15 @@ def test_dominoes_without_a_game_are_read_with_no_set(app: Flask, client: FlaskC
     assert reader.calls == [{}]
 
 
+def test_cards_without_a_game_are_read_for_the_letters_they_show(app: Flask, client: FlaskClient):
+    reader = TellingReader(["de"])
+    app.config["RECOGNISER_FACTORY"] = lambda kind: reader
+    response = upload(client, jpeg_bytes(), kind="cards")
+    assert response.status_code == 200
+    assert reader.calls == [{"set_name": "auto"}]
+    assert (response.json["set"], response.json["set_letters"]) == ("de", "BDKA")
+
+
 def test_tiles_get_no_set(app: Flask, client: FlaskClient, make_game, recognisers):
     """Tiles never get ``set_name``, nor do a domino game's cards, even from a reader that would
     take it; a domino reader that does not take it (the plain stand-in) still reads a domino
