@@ -428,8 +428,8 @@ class Recogniser:
         started = time.perf_counter()
         set_name = set_name or self.set_name
         guessing = set_name == AUTO_SET and self.settings.set_guess is not None
-        allowed = None if guessing else self._check_set(set_name)
-        set_recogniser = self if guessing else self.for_set(set_name)
+        allowed = self._check_set(set_name)  # None for AUTO_SET: no set yet
+        set_recogniser = self.for_set(set_name)
         if set_recogniser is not self:
             return set_recogniser.recognise(image, channels, set_name)
         loaded = load_image(image, channels)

@@ -297,10 +297,8 @@ def set_name_of(kind: str, rules: Rules | None) -> str | None:
     domino game's set (``domino_set_name``; none without a game), a card game's deck letters
     (its ``index_letters`` option; "from the photo", and a photo of no game: ``AUTO_SET``, told
     from each photo); None otherwise."""
-    if kind == "cards" and rules is None:
-        return AUTO_SET
     if rules is None:
-        return None
+        return AUTO_SET if kind == "cards" else None
     if kind == "dominoes":
         return domino_set_name(rules)
     if kind == "cards":
