@@ -421,6 +421,7 @@ def _scoring(recogniser):
             finished = super()._finish(pieces, inverted, grey)
             for piece, reported in zip(pieces, finished, strict=True):
                 reported["_sureness"] = {name: f(piece) for name, f in SURENESS.items()}
+                reported["_rotated"] = piece.get("_rotated")
             return finished
 
     scoring = Scoring.__new__(Scoring)
@@ -432,7 +433,7 @@ def calibrate(kind: str, scenes, recogniser=None, progress=None, pieces_out=None
     """Read ``scenes`` ((name, image, truth) or (name, image, truth, family)) and choose the
     threshold of every sure score, one that every family certifies
     (``choose_threshold_per_family``). ``pieces_out``: a list that gets each piece read (scene,
-    family, label, right, every score)."""
+    family, label, right, every score, box, photo size, rotated box)."""
     from vision.pipeline import SURENESS, Recogniser
 
     if recogniser is None:
@@ -457,6 +458,7 @@ def calibrate(kind: str, scenes, recogniser=None, progress=None, pieces_out=None
                 pieces_out.append(
                     {"scene": name, "family": family_name, "label": piece["label"], "right": ok}
                     | {"scores": piece["_sureness"], "bbox": piece["bbox"]}
+                    | {"image": list(image.shape[:2]), "rotated": piece["_rotated"]}
                 )
         count += 1
         if progress:

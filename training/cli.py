@@ -78,7 +78,10 @@ def register(subparsers) -> None:
         "rendered on scenes of decks printing them)",
     )
     calibrate.add_argument(
-        "--pieces", type=Path, metavar="FILE", help="also write each piece read and its scores"
+        "--pieces",
+        type=Path,
+        metavar="FILE",
+        help="also write each piece read: its scores, box, rotated box and photo size",
     )
     calibrate.add_argument("--json", action="store_true", help="the report as JSON")
     calibrate.add_argument("--verbose", action="store_true", help="print each scene as it is read")

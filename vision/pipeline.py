@@ -177,8 +177,9 @@ class FaintBoxes:
 # - "margin": the probability less the runner-up label's;
 # - "views": the label's probability in the less sure of the two half-turn views x detector
 #   score^(1/4) (both views must name it);
-# - "framed": probability x detector score, and 0 for a piece whose box touches the photo's
-#   edge (within ``FRAME_MARGIN`` px: a piece cut off by the frame may hide what tells it);
+# - "joint": probability x detector score;
+# - "framed": "joint", and 0 for a piece whose box touches the photo's edge (within
+#   ``FRAME_MARGIN`` px: a piece cut off by the frame may hide what tells it);
 # - "margin_confidence": the margin x detector score^(1/4), as "confidence" is the probability
 #   x that: the margin tells a reading torn between two labels, the detector term a confident
 #   reading of something the detector doubts is a piece at all.
@@ -188,6 +189,7 @@ SURENESS: dict[str, Callable[[dict], float]] = {
     "confidence": lambda piece: piece["_p"] * piece["_score"] ** 0.25,
     "margin": lambda piece: piece["_p"] - piece["_runner_up"],
     "views": lambda piece: min(piece["_views"], default=piece["_p"]) * piece["_score"] ** 0.25,
+    "joint": lambda piece: piece["_p"] * piece["_score"],
     "framed": lambda piece: piece["_p"] * piece["_score"] * (piece["_edge"] > FRAME_MARGIN),
     "margin_confidence": lambda piece: (
         (piece["_p"] - piece["_runner_up"]) * piece["_score"] ** 0.25

@@ -257,3 +257,6 @@ def test_calibrate_reads_scenes_and_chooses_the_threshold_of_the_settings_score(
     assert report["by_score"]["confidence"]["accepted"] == 600
     assert report["settings_now"]["accepted"] == 0  # threshold 1.01: nothing sure yet
     assert len(pieces) == 1200 and set(pieces[0]["scores"]) >= {"probability", "confidence"}
+    # each piece with what a sure rule might look at: its box, its photo's size (h, w) and
+    # its rotated box (None from an axis-aligned detector)
+    assert pieces[0]["image"] == list(image.shape[:2]) and "rotated" in pieces[0]

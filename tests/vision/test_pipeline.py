@@ -128,6 +128,15 @@ def test_the_margin_confidence_weighs_the_margin_as_confidence_weighs_the_probab
     assert score(clear) <= SURENESS["confidence"](clear)
 
 
+def test_the_joint_score_is_framed_without_the_frame_rule():
+    """Probability x detector score, touching the photo's edge or not; "framed" is 0 there."""
+    inside = {"_p": 0.9, "_score": 0.8, "_edge": 40.0}
+    touching = {"_p": 0.9, "_score": 0.8, "_edge": 0.0}
+    assert SURENESS["joint"](inside) == SURENESS["framed"](inside) == pytest.approx(0.72)
+    assert SURENESS["joint"](touching) == pytest.approx(0.72)
+    assert SURENESS["framed"](touching) == 0
+
+
 def test_a_set_is_an_argument_and_a_kind_without_sets_refuses_one(stand_in):
     image, settings, sessions = stand_in
     recogniser = Recogniser(settings, sessions=sessions)
