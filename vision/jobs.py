@@ -13,7 +13,7 @@ import inspect
 import logging
 from typing import Any
 
-from meldcam.vocabulary import PHOTO_SETS
+from meldcam.vocabulary import AUTO_SET, PHOTO_SETS
 from vision.api import get_recogniser
 from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
 
@@ -22,22 +22,32 @@ log = logging.getLogger(__name__)
 QUEUE_NAME = "meldcam-recognise"  # the Redis queue that web nodes fill and workers empty
 
 
-def takes_set_name(recogniser: Any) -> bool:
-    """Whether ``recogniser.recognise`` accepts ``set_name`` (the shipped recognisers do)."""
+def takes_argument(recogniser: Any, name: str) -> bool:
+    """Whether ``recogniser.recognise`` accepts the argument ``name`` (the shipped recognisers
+    take ``set_name`` and ``untold``)."""
     try:
         parameters = inspect.signature(recogniser.recognise).parameters.values()
     except (TypeError, ValueError, AttributeError):
         return False
-    return any(p.name == "set_name" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
-def read(recogniser: Any, kind: str, data: bytes, set_name: str | None = None) -> dict[str, Any]:
+def read(
+    recogniser: Any,
+    kind: str,
+    data: bytes,
+    set_name: str | None = None,
+    untold: str | None = None,
+) -> dict[str, Any]:
     """``recogniser``'s reading of the photo ``data``; ``set_name`` (dominoes, cards) reads
-    for the game's set where it can. Raises ImageError for a photo it cannot read, and
-    UnknownSet if even the reading with no set failed."""
+    for the game's set where it can; with ``AUTO_SET``, ``untold`` is the set a photo that
+    tells none is read as (``Recogniser.recognise``). Raises ImageError for a photo it cannot
+    read, and UnknownSet if even the reading with no set failed."""
     attempts: list[dict[str, Any]] = [{}]
-    if kind in PHOTO_SETS and set_name is not None and takes_set_name(recogniser):
+    if kind in PHOTO_SETS and set_name is not None and takes_argument(recogniser, "set_name"):
         attempts.insert(0, {"set_name": set_name})
+        if set_name == AUTO_SET and untold is not None and takes_argument(recogniser, "untold"):
+            attempts.insert(0, {"set_name": set_name, "untold": untold})
     last_error: UnknownSet | None = None
     for arguments in attempts:
         try:
@@ -49,12 +59,14 @@ def read(recogniser: Any, kind: str, data: bytes, set_name: str | None = None) -
     raise last_error
 
 
-def recognise_job(kind: str, data: bytes, set_name: str | None = None) -> dict[str, Any]:
+def recognise_job(
+    kind: str, data: bytes, set_name: str | None = None, untold: str | None = None
+) -> dict[str, Any]:
     """A worker's job: ``{"result": reading}``, or ``{"error": "image" | "unavailable",
     "message": ...}`` for what the player must hear about (a bad photo, no model or set); any
     other exception fails the job (the web node answers 503)."""
     try:
-        return {"result": read(get_recogniser(kind), kind, data, set_name)}
+        return {"result": read(get_recogniser(kind), kind, data, set_name, untold)}
     except ImageError as error:
         return {"error": "image", "message": str(error)}
     except (RecogniserUnavailable, UnknownSet) as error:

@@ -422,15 +422,25 @@ class Recogniser:
 
     # ----------------------------------------------------------------------------- public
 
-    def recognise(self, image, channels: str = "rgb", set_name: str | None = None) -> dict:
+    def recognise(
+        self,
+        image,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ) -> dict:
         """Read the pieces of one photo: a path, encoded bytes, or an HxWx3 uint8 array (RGB
         unless ``channels="bgr"``). ``set_name`` (or the recogniser's) limits the labels;
         ``AUTO_SET`` tells the set from the photo (``SetGuess``), the reading's "set" says which
-        (None: not told, read as with no set)."""
+        (None: not told, read as with no set). ``untold``: with ``AUTO_SET``, the set a photo
+        that tells none is read as (a game's deck, told by its other photos): the same boxes
+        read by that set's reader, "set" naming it and "set_from" saying "untold"."""
         started = time.perf_counter()
         set_name = set_name or self.set_name
         guessing = set_name == AUTO_SET and self.settings.set_guess is not None
         allowed = self._check_set(set_name)  # None for AUTO_SET: no set yet
+        if guessing and untold is not None:
+            self._check_set(untold)  # an unknown set refused before any reading
         set_recogniser = self.for_set(set_name)
         if set_recogniser is not self:
             return set_recogniser.recognise(image, channels, set_name)
@@ -439,11 +449,12 @@ class Recogniser:
         bgr, whole, inverted = self._faces(loaded.bgr)
         readings = self._detect_and_read(bgr, whole, self._reader_of(grey))
         reading = self  # the recogniser whose reader and thresholds the pieces have
-        told = None
+        told = read_as = None
         if guessing:
             told = self._guess_set(bgr, readings)
-            allowed = self._check_set(told)
-            reading = self.for_set(told)
+            read_as = told or untold
+            allowed = self._check_set(read_as)
+            reading = self.for_set(read_as)
             if reading is not self:  # the same boxes, read by the set's own reader
                 detections = [r.detection for r in readings]
                 readings = reading._read(bgr, detections, reading._reader_of(grey))
@@ -460,7 +471,9 @@ class Recogniser:
             "ms": round((time.perf_counter() - started) * 1000, 1),
         }
         if guessing:
-            result["set"] = told  # told from the photo; None: it did not tell
+            result["set"] = read_as  # told from the photo (or untold); None: neither
+            if told is None and untold is not None:
+                result["set_from"] = "untold"
         return result
 
     def read_boxes(

@@ -328,18 +328,14 @@ def game_told_set(session: Session, game_id: str, kind: str) -> str | None:
 def recognise_for_game(
     kind: str, photo: CheckedPhoto, set_name: str | None, game_set: str | None
 ) -> dict[str, Any]:
-    """``recognise``, and a photo read with ``AUTO_SET`` that told no set read again for
-    ``game_set`` (``game_told_set``) where that is not what an untold photo is read as; its
-    "set" then says so, and "set_from": "game". A deck told has its letters in "set_letters"
-    ("WDKA"), for the page to show."""
-    result = recognise(kind, photo, set_name)
-    if (
-        set_name == AUTO_SET
-        and result.get("set") is None
-        and game_set not in (None, UNTOLD_LETTERS)
-    ):
-        result = recognise(kind, photo, game_set)
-        result["set"], result["set_from"] = game_set, "game"
+    """``recognise``, a photo read with ``AUTO_SET`` that tells no set read as ``game_set``
+    (``game_told_set``) where that is not what an untold photo is read as (the same boxes,
+    read by that set's reader): its "set" then says so, and "set_from": "game". A deck told
+    has its letters in "set_letters" ("WDKA"), for the page to show."""
+    untold = game_set if set_name == AUTO_SET and game_set != UNTOLD_LETTERS else None
+    result = recognise(kind, photo, set_name, untold)
+    if result.pop("set_from", None) == "untold":
+        result["set_from"] = "game"
     if kind == "cards" and result.get("set") in INDEX_LETTERS:  # what the page shows
         result["set_letters"] = printed_letters(result["set"])
     return result
@@ -351,15 +347,18 @@ def get_recogniser(kind: str) -> Any:
     return (factory or _vision_recogniser)(kind)
 
 
-def recognise(kind: str, photo: CheckedPhoto, set_name: str | None = None) -> dict[str, Any]:
+def recognise(
+    kind: str, photo: CheckedPhoto, set_name: str | None = None, untold: str | None = None
+) -> dict[str, Any]:
     """Run the shared recogniser on the photo's bytes (it applies EXIF orientation itself).
 
     ``set_name`` (``set_name_of``) reads for the game's set where the recogniser can; a set
-    it does not know means reading with no set, never an error for the player.
+    it does not know means reading with no set, never an error for the player. ``untold``:
+    with ``AUTO_SET``, the set a photo that tells none is read as (``vision.jobs.read``).
     """
     queue: workers.RecognitionQueue | None = current_app.extensions.get(workers.EXTENSION_KEY)
     if queue is not None:  # MELDCAM_REDIS_URL: read by a `meldcam worker`
-        answer = queue.read(kind, photo.data, set_name)
+        answer = queue.read(kind, photo.data, set_name, untold)
         if answer.get("error") == "image":
             raise PhotoError(answer["message"])
         if "error" in answer:
@@ -371,7 +370,7 @@ def recognise(kind: str, photo: CheckedPhoto, set_name: str | None = None) -> di
     recogniser = get_recogniser(kind)
     with _recognise_lock:
         try:
-            return jobs.read(recogniser, kind, photo.data, set_name)
+            return jobs.read(recogniser, kind, photo.data, set_name, untold)
         except ImageError as error:
             raise PhotoError(str(error)) from None
         except UnknownSet as last_error:

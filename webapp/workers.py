@@ -50,7 +50,9 @@ class RecognitionQueue:
     job_timeout_s: int
     retry_after: int
 
-    def read(self, kind: str, data: bytes, set_name: str | None) -> dict[str, Any]:
+    def read(
+        self, kind: str, data: bytes, set_name: str | None, untold: str | None = None
+    ) -> dict[str, Any]:
         """A worker's answer for the photo (``vision.jobs.recognise_job``), or QueueUnavailable."""
         from redis.exceptions import RedisError
         from rq import Worker
@@ -78,6 +80,7 @@ class RecognitionQueue:
                 kind,
                 data,
                 set_name,
+                untold,
                 job_timeout=self.job_timeout_s,
                 ttl=wait,  # not started by then: dropped, the player was answered 503
                 result_ttl=60,

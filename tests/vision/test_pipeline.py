@@ -276,6 +276,16 @@ def test_a_set_told_from_the_photo_reads_the_same_boxes_as_that_set(
         assert result["set"] == told
         assert [p["label"] for p in result["pieces"]] == labels
         assert all(p["sure"] for p in result["pieces"]) == (told == "other")
+    # ``untold``: the set a photo that tells none is read as, the same boxes by its reader
+    result = recogniser.recognise(image, channels="bgr", set_name=AUTO_SET, untold="other")
+    assert [p["label"] for p in result["pieces"]] == ["orange-7"] * 3
+    assert (result["set"], result.get("set_from")) == ("other", None if told else "untold")
+    if told is None:
+        plain = recogniser.recognise(image, channels="bgr", set_name=AUTO_SET, untold="plain")
+        assert (plain["set"], plain["set_from"]) == ("plain", "untold")
+        assert [p["label"] for p in plain["pieces"]] == labels  # "plain" has no reader
+    with pytest.raises(UnknownSet):
+        recogniser.recognise(image, channels="bgr", set_name=AUTO_SET, untold="nowhere")
     # every box found (the "none" patch too) read by the guess reader, as is and turned
     assert all(p.shape == (3, 19) and np.allclose(p[:, 11], 1.0) for p in shown)
     assert opened.count("guess.onnx") == 1

@@ -231,16 +231,28 @@ def test_pieces_are_read_for_the_games_set(
 
 
 class TellingReader(SetAwareReader):
-    """A card reader told a deck only by the photos in ``tells`` (by call, "auto" readings)."""
+    """A card reader told a deck only by the photos in ``tells`` (by call, "auto" readings);
+    a photo that tells none is read as ``untold`` where given, as ``Recogniser`` does."""
 
     def __init__(self, tells: list[str | None]) -> None:
         super().__init__()
         self.tells = tells
 
-    def recognise(self, image: bytes, channels: str = "rgb", set_name: str | None = None):
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ):
         result = super().recognise(image, channels, set_name)
+        if untold is not None:
+            self.calls[-1]["untold"] = untold
         if set_name == "auto":
-            result["set"] = self.tells.pop(0)
+            told = self.tells.pop(0)
+            result["set"] = told or untold
+            if told is None and untold is not None:
+                result["set_from"] = "untold"
         return result
 
 
@@ -248,8 +260,9 @@ def test_a_games_photo_that_tells_no_deck_is_read_for_the_deck_its_photos_showed
     app: Flask, client: FlaskClient, make_game
 ):
     """Gin's default letters are told from each photo; a photo showing none of the deck's own
-    letters (a Polish hand without a jack) is read again for the deck the game's earlier photos
-    were told, never for one the re-reading itself gave, and not when they disagree."""
+    letters (a Polish hand without a jack) is read for the deck the game's earlier photos were
+    told (in the same reading: its boxes read by that deck's reader), never for one such a
+    reading itself gave, and not when they disagree."""
     reader = TellingReader(["pl", None, None, "en", None, "en", None])
     app.config["RECOGNISER_FACTORY"] = lambda kind: reader
     made = make_game("gin")
@@ -266,8 +279,8 @@ def test_a_games_photo_that_tells_no_deck_is_read_for_the_deck_its_photos_showed
     assert "set_from" not in first and reader.calls == [{"set_name": "auto"}]
     second = read()
     assert (second["set"], second["set_from"], second["set_letters"]) == ("pl", "game", "WDKA")
-    assert reader.calls[1:] == [{"set_name": "auto"}, {"set_name": "pl"}]
-    assert read()["set"] == "pl"  # the re-read photo does not count: still one tell
+    assert reader.calls[1:] == [{"set_name": "auto", "untold": "pl"}]  # one reading
+    assert read()["set"] == "pl"  # the photo read as the game's deck does not count: one tell
     assert read()["set"] == "en"  # told English: one tell each, none twice the other's
     assert read()["set"] is None and reader.calls[-1] == {"set_name": "auto"}
     assert read()["set"] == "en"  # English now told twice against once: an untold photo
@@ -338,13 +351,14 @@ def test_a_reader_that_knows_no_set_at_all_is_503_not_500(
 
 def test_the_real_readers_take_a_set():
     """Guards the signature check against a rename in ``vision`` (no model is loaded): every
-    kind is read by one class, which takes ``set_name`` (only dominoes get one: above)."""
+    kind is read by one class, which takes ``set_name`` and ``untold``."""
     from vision.dominoes import DominoRecogniser
-    from vision.jobs import takes_set_name
+    from vision.jobs import takes_argument
     from vision.pipeline import Recogniser
 
-    assert takes_set_name(object.__new__(Recogniser))
-    assert takes_set_name(object.__new__(DominoRecogniser))
+    for recogniser in (object.__new__(Recogniser), object.__new__(DominoRecogniser)):
+        assert takes_argument(recogniser, "set_name") and takes_argument(recogniser, "untold")
+    assert not takes_argument(object.__new__(Recogniser), "deck")
 
 
 def test_an_unknown_game_is_404_before_reading(app: Flask, client: FlaskClient):
