@@ -211,7 +211,9 @@ class DarkFaces:
     # median of their median grey at least ``light_boxes``), is light and not looked at
     # inverted (a tenth of the time saved on table photos). The sum alone no longer tells: the
     # detector's fourth round learned some dark decks and sums up to 12 on dark scenes, whose
-    # boxes' grey is 11-113 (light photos' 110-250; models/cards.md, "Dark faces").
+    # boxes' grey is 11-113 (light photos' 110-250; models/cards.md, "Dark faces"). Nor is a
+    # photo read inverted unless the inverted pass's boxes are dark (under ``light_boxes``) in
+    # the photo as it is: 12-109 on dark scenes, 254 on a burnt-out photo of a light deck.
     light_from: float = 4.0
     light_boxes: float = 150.0
     sure_threshold: float = 1.01
@@ -520,7 +522,12 @@ class Recogniser:
         ratio = min(1.0, size_h / h, size_w / w)
         small = cv2.resize(bgr, (round(w * ratio), round(h * ratio)), interpolation=cv2.INTER_AREA)
         inverted = self.detector.detect(invert_lightness(small), conf=score, iou=iou)
-        if sum(d.score for d in inverted) > found:
+        # Dark faces: what the inverted pass finds is dark in the photo as it is. A burnt-out
+        # photo of a light deck can sum more inverted, but on its white.
+        if (
+            sum(d.score for d in inverted) > found
+            and _boxes_grey(small, inverted) < dark_faces.light_boxes
+        ):
             return invert_lightness(bgr), None, True
         return bgr, whole, False
 

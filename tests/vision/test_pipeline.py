@@ -431,6 +431,41 @@ def test_a_dark_photo_whose_boxes_already_sum_enough_is_still_looked_at_inverted
     assert pieces and all(p["sure"] for p in pieces), "taken for light, read as it is"
 
 
+class _SurerOnALightGround:
+    """A stand-in detector that finds its boxes (scaled to the photo it is given) either way,
+    surer on a light ground: a burnt-out photo looked at inverted."""
+
+    size = (64, 64)
+
+    def __init__(self, detector):
+        self.detector = detector
+
+    def detect(self, bgr, conf=0.25, iou=0.6):
+        scale = bgr.shape[1] / 360  # the stand-in photo's width
+        score = 0.9 if bgr[0, 0].mean() > 128 else 0.3
+        return [
+            replace(d, box=tuple(v * scale for v in d.box), score=score)
+            for d in self.detector.detect(bgr, conf, iou)
+        ]
+
+
+def test_a_photo_is_read_inverted_only_where_its_inverted_boxes_are_dark(stand_in):
+    """Inverted, a photo whose light faces burnt out white can sum surer boxes than as it is,
+    but on its white: it is read as it is. A dark deck's boxes are dark in the photo."""
+    from vision.pipeline import DarkFaces
+
+    image, settings, (detector, reader) = stand_in  # patches of grey 200, 120, 60 on 30
+    sessions = (_SurerOnALightGround(detector), reader)
+    dark = replace(settings, sure_score="confidence", sure_threshold=0.0, dark_faces=DarkFaces())
+    pieces = Recogniser(dark, sessions=sessions).recognise(image, "bgr")["pieces"]
+    assert pieces and not any(p["sure"] for p in pieces), "boxes of median grey 120: inverted"
+    burnt = image.copy()
+    for k in range(3):
+        burnt[20:100, 20 + 120 * k : 80 + 120 * k] = 250
+    pieces = Recogniser(dark, sessions=sessions).recognise(burnt, "bgr")["pieces"]
+    assert pieces and all(p["sure"] for p in pieces), "white boxes: read as it is"
+
+
 def test_a_dark_photo_is_read_inverted_and_its_pieces_are_never_sure(stand_in):
     from vision.pipeline import DarkFaces, invert_lightness
 
