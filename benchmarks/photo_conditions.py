@@ -3,10 +3,11 @@ benchmarks.photo_conditions --kind KIND [--data DIR] [--models DIR] [--only NAME
 
 Each labelled whole-table photo of ``--data`` (default: the real dev photos) is read as it is
 and changed as a photo of another phone, light or hand might be (``CONDITIONS``: smaller and
-larger, greyscale, heavy JPEG, turned, under- and overexposed, out of focus, warm light, sensor
-noise), and scored as ``meldcam eval`` scores it (labels as multisets; sure share and
-precision). A recogniser whose F1 falls on a condition a player's photo may have fails there on
-photos nobody has labelled. ``--step N`` reads every Nth photo (the tiles have 160).
+larger, greyscale, heavy JPEG, turned, under- and overexposed, out of focus, shaken, warm
+light, half in shadow, high contrast, vivid colours, sensor noise), and scored as ``meldcam
+eval`` scores it (labels as multisets; sure share and precision). A recogniser whose F1 falls
+on a condition a player's photo may have fails there on photos nobody has labelled. ``--step
+N`` reads every Nth photo (the tiles have 160).
 Figures in the model cards ("Photo conditions").
 """
 
@@ -52,6 +53,34 @@ def _blur(per_px: float) -> Callable[[np.ndarray], np.ndarray]:
     return lambda image: cv2.GaussianBlur(image, (0, 0), max(image.shape[:2]) / per_px)
 
 
+def _shaken(per_px: float) -> Callable[[np.ndarray], np.ndarray]:
+    """A hand that moved sideways while the photo was taken: a horizontal smear of the long
+    side / ``per_px`` (5 px on a 1600 px photo at 320)."""
+
+    def smeared(image: np.ndarray) -> np.ndarray:
+        length = max(3, round(max(image.shape[:2]) / per_px) | 1)
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1 / length
+        return cv2.filter2D(image, -1, kernel)
+
+    return smeared
+
+
+def _half_in_shadow(image: np.ndarray) -> np.ndarray:
+    """The left half of the table in a shadow (45 % of the light), its edge soft."""
+    h, w = image.shape[:2]
+    light = np.ones((h, w), np.float32)
+    light[:, : w // 2] = 0.45
+    light = cv2.GaussianBlur(light, (0, 0), w / 30)
+    return np.clip(image * light[..., None], 0, 255).astype(np.uint8)
+
+
+def _saturated(image: np.ndarray) -> np.ndarray:  # a phone's vivid mode
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] = np.clip(hsv[..., 1] * 1.8, 0, 255)
+    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+
 def _warm(image: np.ndarray) -> np.ndarray:  # tungsten light: blue down, red up
     return np.clip(image * np.array([0.75, 0.95, 1.15]), 0, 255).astype(np.uint8)
 
@@ -75,7 +104,12 @@ CONDITIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "overexposed": _levels(1.35, 30),
     "out of focus a little": _blur(1600),
     "out of focus": _blur(800),
+    "shaken a little": _shaken(530),
+    "shaken": _shaken(320),
     "warm light": _warm,
+    "half in shadow": _half_in_shadow,
+    "high contrast": _levels(1.6, -77),
+    "vivid colours": _saturated,
     "sensor noise": _noise,
 }
 

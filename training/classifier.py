@@ -45,6 +45,9 @@ class ReaderSpec:
     # This share of training views is blurred harder than the usual augmentation (sigma 1.2-2.5
     # px of the crop): an out-of-focus photo, or a small index enlarged.
     strong_blur: float = 0.0
+    # This share of training views is smeared along a random direction (3-15 px of the crop):
+    # a hand that moved while the photo was taken.
+    shaken: float = 0.0
     # A fine-tune: this recipe starts from ``base``'s trained reader and crops (``base`` trained
     # on the first ``base_looks`` reader looks), then trains on those crops and the later looks'
     # for ``finetune_epochs`` at a peak learning rate of ``finetune_lr``.
@@ -193,6 +196,8 @@ def augment(
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.2))
     if spec.strong_blur and rng.random() < spec.strong_blur:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(1.2, 2.5))
+    if spec.shaken and rng.random() < spec.shaken:
+        out = smear(out, int(rng.integers(3, 16)), rng.uniform(0, 180))
     if rng.random() < 0.3:
         small = int(size * rng.uniform(0.4, 0.8))
         out = cv2.resize(cv2.resize(out, (small, small)), (size, size))
@@ -201,6 +206,15 @@ def augment(
     if grey:  # last: a grey photo has no tint and no colour noise
         out = greyscale(out)
     return out
+
+
+def smear(view: np.ndarray, length: int, angle: float) -> np.ndarray:
+    """``view`` smeared over ``length`` px along ``angle`` degrees (motion blur)."""
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0
+    centre = ((length - 1) / 2, (length - 1) / 2)
+    kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D(centre, angle, 1.0), (length, length))
+    return cv2.filter2D(view, -1, kernel / max(float(kernel.sum()), 1e-6))
 
 
 def draw_quarter(rng: np.random.Generator) -> int:

@@ -107,6 +107,9 @@ DOMINO_STRADDLES_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d5")
 # "d6": "d4" fine-tuned the same way on "d5"'s scenes and look 5's, double-nine and
 # double-twelve printings with large pips (models/dominoes.md).
 DOMINO_BIG_PIPS_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d6", finetune_epochs=6)
+# "c12": "c9" fine-tuned the same way, 3 epochs on the same scenes, a fifth of the views smeared
+# as by a hand that moved (models/cards.md, "Photo conditions"); measured beside "c9".
+CARD_SHAKEN_SPEC = replace(CARD_DECOYS_SPEC, recipe="c12", shaken=0.2)
 FINETUNE_SPECS = {
     spec.recipe: spec
     for spec in (
@@ -115,6 +118,7 @@ FINETUNE_SPECS = {
         CARD_DECOYS_SPEC,
         CARD_GREY_SPEC,
         CARD_LETTERS_GREY_SPEC,
+        CARD_SHAKEN_SPEC,
         DOMINO_FINETUNE_SPEC,
         DOMINO_STRADDLES_SPEC,
         DOMINO_BIG_PIPS_SPEC,

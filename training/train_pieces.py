@@ -456,6 +456,9 @@ RECIPES = {
                 leave="fr",
                 start_onnx=cards.GREY_READER,
             ),
+            # Measured, not shipped: "c9" on the same scenes, a fifth of the views smeared as
+            # by a hand that moved ("c12"; models/cards.md, "Photo conditions").
+            ReaderFinetune("c12", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), shipped=False),
         ),
         stages=Stages(
             scene_sets=(

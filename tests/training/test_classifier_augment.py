@@ -61,3 +61,31 @@ def test_a_spec_can_turn_views_grey_and_blur_them_hard():
         for s in range(5)
     ]
     assert np.mean(blurred_steps) < 0.7 * np.mean(sharp_steps)
+
+
+def test_a_smear_spreads_a_dot_along_its_direction_only():
+    """Motion blur (``ReaderSpec.shaken``): a dot becomes a line of ``length`` px along the
+    angle, its ink kept."""
+    from training.classifier import smear
+
+    view = np.zeros((31, 31, 3), np.float32)
+    view[15, 15] = 255.0
+    across = smear(view, 9, 0.0)[..., 0]
+    assert (across[15, 11:20] > 0).all() and not across[:15].any() and not across[16:].any()
+    assert abs(float(across.sum()) - 255.0) < 1.0
+    down = smear(view, 9, 90.0)[..., 0]
+    assert (down[11:20, 15] > 0).all() and down[15, 10] == 0
+
+
+def test_a_spec_can_smear_views():
+    from dataclasses import replace
+
+    from training.classifier import TILE_SPEC
+
+    stored = np.zeros((STORE_SIZE, STORE_SIZE, 3), np.uint8)
+    stored[::8] = 255  # stripes across: a vertical smear blends them
+    shaken = replace(TILE_SPEC, shaken=1.0)
+    views = [augment(stored, np.random.default_rng(seed), shaken) for seed in range(4)]
+    plain = [augment(stored, np.random.default_rng(seed), TILE_SPEC) for seed in range(4)]
+    assert all(v.shape == (CROP_SIZE, CROP_SIZE, 3) for v in views)
+    assert any(not np.array_equal(v, p) for v, p in zip(views, plain, strict=True))

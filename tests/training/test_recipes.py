@@ -166,7 +166,7 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     offsets = [s.seed_offset for s in dominoes.stages.scene_sets]
     assert len(offsets) == len(set(offsets))  # no two domino sets share their scenes' seeds
     assert not {71, 73, 75} & set(offsets)  # nor calibration's (seeds 20261201, 03, 05)
-    letters, crossed_q, decoys, grey, grey_letters = cards.reader_finetunes  # letters: from c6
+    letters, crossed_q, decoys, grey, grey_letters, shaken = cards.reader_finetunes  # c7: c6
     assert (letters.spec, letters.onnx) == ("c7", "card_reader_letters.onnx")  # beside c6
     assert not letters.shipped  # measured: "c11" is the letters reader
     assert "finetune_letters_fr" in letters.sets
@@ -180,6 +180,14 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     assert grey_letters.start_onnx == "card_reader_grey.onnx" and grey_letters.leave == "fr"
     assert FINETUNE_SPECS["c10"].grey_share > 0 and FINETUNE_SPECS["c9"].grey_share == 0
     assert "finetune_letters_fr" in grey_letters.sets and grey_letters.sets == letters.sets
+    # measured, not shipped: c9 on its own scenes, views smeared as by a hand that moved
+    assert (shaken.spec, shaken.onnx, shaken.sets, shaken.shipped) == (
+        "c12",
+        None,
+        decoys.sets,
+        False,
+    )
+    assert FINETUNE_SPECS["c12"].shaken > 0 and FINETUNE_SPECS["c9"].shaken == 0
     shipped = (d4, crossed_q, decoys, grey, grey_letters)
     assert all(tune.shipped for tune in shipped)
     for recipe in (dominoes, cards):
@@ -200,6 +208,7 @@ def test_each_reader_fine_tune_starts_from_the_reader_the_ones_before_it_left():
         "c9": "c8",
         "c10": "c9",  # beside the reader
         "c11": "c10",  # from the grey photos' reader
+        "c12": "c9",  # the English reader shipped
     }
 
 
