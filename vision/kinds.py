@@ -24,7 +24,6 @@ from vision.pipeline import (
     SetGuess,
     SetReader,
     SizedPasses,
-    WhiteBalance,
     WholePhoto,
 )
 
@@ -148,9 +147,6 @@ CARDS = KindSettings(
         turned_below=0.9,
     ),
     drop_boxes=cards.drop_enclosing,
-    # White faces that a warm lamp or a phone's vivid mode turned yellow are white again before
-    # anything is found (models/cards.md, "Photo conditions").
-    white_balance=WhiteBalance(),
     # A dark deck (light inks on black) is read on the photo with its lightness inverted, as
     # the models learned light faces; its cards are never sure (models/cards.md, "Dark faces").
     dark_faces=DarkFaces(),
@@ -184,11 +180,11 @@ CARDS = KindSettings(
     group=cards.group,
     # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind cards --scenes 2000`,
     # each look certifying on its own, the highest threshold kept (look 4's; with 400 scenes no
-    # look certified), cards matched by their index, label first, for the shipped card models
-    # and white balance; the score chosen on 1,000 exploration scenes (models/cards.md, "The
-    # sure flag"). The letter sets' readers certify by "confidence" (by the margin, at none).
+    # look certified), cards matched by their index, label first, for the shipped card models;
+    # the score chosen on 1,000 exploration scenes (models/cards.md, "The sure flag"). The
+    # letter sets' readers certify by "confidence" (by the margin, at no threshold).
     sure_score="margin_confidence",
-    sure_threshold=0.7097,
+    sure_threshold=0.7144,
 )
 
 KIND_SETTINGS: dict[str, KindSettings] = {s.kind: s for s in (TILES, DOMINOES, CARDS)}

@@ -85,7 +85,6 @@ __all__ = [
     "SetGuess",
     "SetReader",
     "SizedPasses",
-    "WhiteBalance",
     "WholePhoto",
 ]
 
@@ -221,27 +220,6 @@ class DarkFaces:
 
 
 @dataclass(frozen=True)
-class WhiteBalance:
-    """A photo's colours scaled so that its brightest pixels (each channel's ``percentile``,
-    every few pixels) are neutral: a white face turned yellow by a warm lamp or a phone's vivid
-    mode is white again, as the models learned it ("white patch" balance). A photo whose
-    brightest pixels are neutral already is left as it is (gains within ``tolerance`` of 1)."""
-
-    percentile: float = 99.0
-    tolerance: float = 0.02
-
-    SIDE = 400
-
-    def apply(self, bgr: np.ndarray) -> np.ndarray:
-        step = max(1, max(bgr.shape[:2]) // self.SIDE)  # every step-th pixel: no resampling
-        brightest = np.percentile(bgr[::step, ::step].reshape(-1, 3), self.percentile, axis=0)
-        gains = float(brightest.max()) / np.maximum(brightest, 1.0)
-        if (gains <= 1 + self.tolerance).all():
-            return bgr
-        return cv2.multiply(bgr, (*(float(g) for g in gains), 0.0))
-
-
-@dataclass(frozen=True)
 class GreyPhotos:
     """A photo without colour (a greyscale photo, a black-and-white filter) where colour is
     part of a label (a tile's colour) or tells labels apart (a card's red or black suit): its
@@ -337,7 +315,6 @@ class KindSettings:
     # Boxes dropped before reading (detections, (height, width)) -> detections.
     drop_boxes: Callable[[list[Detection], tuple[int, int]], list[Detection]] | None = None
     whole_photo: WholePhoto | None = None
-    white_balance: WhiteBalance | None = None
     dark_faces: DarkFaces | None = None
     grey_photos: GreyPhotos | None = None
     faint_boxes: FaintBoxes | None = None
@@ -470,9 +447,8 @@ class Recogniser:
         if set_recogniser is not self:
             return set_recogniser.recognise(image, channels, set_name)
         loaded = load_image(image, channels)
-        balanced = self._balanced(loaded.bgr)
-        grey = self._grey(balanced)
-        bgr, whole, inverted = self._faces(balanced)
+        grey = self._grey(loaded.bgr)
+        bgr, whole, inverted = self._faces(loaded.bgr)
         readings = self._detect_and_read(bgr, whole, self._reader_of(grey))
         reading = self  # the recogniser whose reader and thresholds the pieces have
         told = read_as = None
@@ -517,9 +493,8 @@ class Recogniser:
         detections = [
             Detection(tuple(float(v) / loaded.scale for v in box), 1.0, 0) for box in boxes
         ]
-        balanced = self._balanced(loaded.bgr)
-        grey = self._grey(balanced)
-        bgr, _whole, inverted = self._faces(balanced)
+        grey = self._grey(loaded.bgr)
+        bgr, _whole, inverted = self._faces(loaded.bgr)
         readings = self._read(bgr, detections, self._reader_of(grey))
         return self._finish(self._pieces(readings, allowed, loaded, keep=True), inverted, grey)
 
@@ -568,11 +543,6 @@ class Recogniser:
         crops = [cut_crop(bgr, r.detection.box, size) for r in readings]
         first = read_views(self._guess_reader, crops)[0]  # 2 (as is, turned) x boxes x classes
         return guess.guess(first.mean(axis=0))
-
-    def _balanced(self, bgr: np.ndarray) -> np.ndarray:
-        """``bgr`` white-balanced where the kind asks for it (``WhiteBalance``)."""
-        balance = self.settings.white_balance
-        return bgr if balance is None else balance.apply(bgr)
 
     def _grey(self, bgr: np.ndarray) -> bool:
         """Whether ``bgr`` is a photo without colour, for a kind where that matters."""
