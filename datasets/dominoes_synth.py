@@ -77,6 +77,22 @@ SET_NAMES: tuple[str, ...] = tuple(DOMINO_SETS)
 # twelve pips nearly touch (a real colour-pip double-twelve: about 0.1; look 5).
 BIG_PIPS = (0.08, 0.1)
 BIG_PIPS_SHARE = 0.5  # of look 5's double-nine and double-twelve printings
+# Graded pips (look 6): real colour-pip double-twelves print the halves laid out in three rows
+# (0-9) with larger pips than the four-row halves (10-12), e.g. a 9's pips 0.11 of the width
+# across beside a 10's 0.085, whose four rows are pressed into half the half's length
+# (``dm3_pt_detect_stack4``, whose 10 was taken for a ring of 8: read 8-10 for 9-10).
+GRADED_PIPS = ((0.095, 0.12), (0.07, 0.095))  # radius of 0-9's pips, of 10-12's
+GRADED_SPREAD = ((1.0, 1.15), (0.82, 0.95))  # 10-12's spread across and along the domino
+GRADED_GAP = 0.035  # of the width: the least gap between two of 10-12's rows (countable)
+GRADED_PIPS_SHARE = 0.5  # of look 6's double-nine and double-twelve printings
+
+
+def four_row_fit(along: float) -> float:
+    """The largest radius of 10-12's pips (a fraction of the width) whose rows, pressed to
+    ``along`` of the usual spread, keep ``GRADED_GAP`` apart: the rows lie 0.23 of the half
+    apart in the layout, and a half is at least 0.95 of the width long."""
+    return min(GRADED_PIPS[1][1], (0.23 * along * 0.95 - GRADED_GAP) / 2)
+
 
 RGB = tuple[int, int, int]
 Quad = tuple[tuple[float, float], ...]
@@ -186,6 +202,15 @@ class DominoStyle:
     corner: float  # corner radius, fraction of the width
     rim_width: float  # bevel, fraction of the width
     back: str  # "plain", "ring" or "frame"
+    # The pips of the halves laid out in four rows (10-12), when they differ from
+    # ``pip_radius`` and ``spread`` (graded pips: rows pressed together, columns apart, as
+    # real colour-pip sets print them); 0: the same.
+    four_row_radius: float = 0.0
+    four_row_spread: tuple[float, float] = (0.0, 0.0)  # across, along
+
+    def radius(self, count: int) -> float:
+        """Pip radius of a half of ``count`` pips, a fraction of the width."""
+        return self.four_row_radius if count >= 10 and self.four_row_radius else self.pip_radius
 
 
 def _jitter(rng: np.random.Generator, colour: Sequence[float], spread: float = 6.0) -> RGB:
@@ -206,11 +231,13 @@ def random_style(
     kind: str | None = None,
     kinds: tuple[str, ...] | None = None,
     big_pips: float = 0.0,
+    graded_pips: float = 0.0,
 ) -> DominoStyle:
     """A random printing for a set whose highest half is ``top`` (smaller pips for bigger sets):
     of ``kind``, or of a kind drawn from ``kinds`` (default: all, at ``STYLE_SHARES``).
     ``big_pips``: the share of double-nine and double-twelve printings whose pips are as large
-    as a double-six's (``BIG_PIPS``)."""
+    as a double-six's (``BIG_PIPS``); ``graded_pips``: the share of them whose halves of up to
+    nine pips print larger pips than those of 10-12 (``GRADED_PIPS``)."""
     if kind is None and kinds is None:
         kind = STYLE_KINDS[int(rng.choice(4, p=STYLE_SHARES))]
     elif kind is None:
@@ -250,7 +277,12 @@ def random_style(
         pip_radius, spread, spinner_max = rng.uniform(0.07, 0.095), rng.uniform(0.93, 1.05), 0.08
     else:
         pip_radius, spread, spinner_max = rng.uniform(0.06, 0.075), rng.uniform(0.94, 1.03), 0.06
-    if top > 6 and big_pips and rng.random() < big_pips:  # drawn only then: older looks unchanged
+    four_row_radius, four_row_spread = 0.0, (0.0, 0.0)
+    if top > 6 and graded_pips and rng.random() < graded_pips:  # drawn only then, as below
+        pip_radius, spread = rng.uniform(*GRADED_PIPS[0]), rng.uniform(0.97, 1.04)
+        four_row_spread = (rng.uniform(*GRADED_SPREAD[0]), rng.uniform(*GRADED_SPREAD[1]))
+        four_row_radius = rng.uniform(GRADED_PIPS[1][0], four_row_fit(four_row_spread[1]))
+    elif top > 6 and big_pips and rng.random() < big_pips:  # drawn only then: older looks unchanged
         pip_radius, spread = rng.uniform(*BIG_PIPS), rng.uniform(0.97, 1.04)
     return DominoStyle(
         kind=kind,
@@ -271,6 +303,8 @@ def random_style(
         corner=float(rng.uniform(0.06, 0.18)),
         rim_width=float(rng.uniform(0.025, 0.05)),
         back=("plain", "ring", "frame")[int(rng.integers(0, 3))],
+        four_row_radius=float(four_row_radius),
+        four_row_spread=(float(four_row_spread[0]), float(four_row_spread[1])),
     )
 
 
@@ -287,9 +321,12 @@ def pip_centres(
 ) -> list[tuple[float, float]]:
     """Pip centres of one half in face pixels (face upright: first half on top)."""
     half = length / 2
+    across = along = style.spread
+    if count >= 10 and style.four_row_spread[0]:
+        across, along = style.four_row_spread
     out = []
     for x, y in pip_layout(count):
-        x, y = 0.5 + (x - 0.5) * style.spread, 0.5 + (y - 0.5) * style.spread
+        x, y = 0.5 + (x - 0.5) * across, 0.5 + (y - 0.5) * along
         if style.mirror:
             x = 1 - x
         if style.turn and count <= 9:
@@ -337,8 +374,8 @@ def _draw_face(
             (cx - r * 0.45 - hr, cy - r * 0.45 - hr, cx - r * 0.45 + hr, cy - r * 0.45 + hr),
             fill=(235, 215, 150, 255),
         )
-    r = style.pip_radius * width * s
     for second, count in enumerate(halves):
+        r = style.radius(count) * width * s
         colour = style.pip_colours[count]
         ring = tuple(int(c * 0.6) for c in colour)
         light = tuple(int(c * 0.5 + 127) for c in colour)
@@ -701,9 +738,9 @@ def _to_photo(points, matrix: np.ndarray, homography: np.ndarray) -> np.ndarray:
 
 def _pips_visible(tile: _Laid, ids: np.ndarray, homography: np.ndarray) -> bool:
     h, w = ids.shape
-    r = tile.style.pip_radius * tile.width * 0.8
     probes = []
     for second, count in enumerate(tile.halves or ()):
+        r = tile.style.radius(count) * tile.width * 0.8
         for x, y in pip_centres(tile.style, count, tile.width, tile.length, bool(second)):
             probes += [(x, y), (x - r, y), (x + r, y), (x, y - r), (x, y + r)]
     if not probes:
@@ -931,10 +968,11 @@ def render_scene_detailed(
     grass, veined marble, planks, felt, leather), 30 % a close-up of dominoes side by side
     (``_plan_side_by_side``), streaks of light as on shrink-wrap (15 %, ``film_sheen``) and
     greyscale photos (10 %). ``look=5``: look 4, half of the double-nine and double-twelve
-    printings with pips as large as a double-six's (``BIG_PIPS``). Each look renders the scenes
-    it always did from its seeds (a later look changes none before it), so the training sets
-    can be re-rendered. ``style_kinds``: printings of these kinds only (``STYLE_KINDS``; the
-    leave-one-out sets)."""
+    printings with pips as large as a double-six's (``BIG_PIPS``). ``look=6``: look 5, half of
+    the double-nine and double-twelve printings with graded pips (``GRADED_PIPS``; a quarter
+    large, a quarter as before). Each look renders the scenes it always did from its seeds (a
+    later look changes none before it), so the training sets can be re-rendered.
+    ``style_kinds``: printings of these kinds only (``STYLE_KINDS``; the leave-one-out sets)."""
     rng = np.random.default_rng(seed)
     if set_name is None:
         set_name = SET_NAMES[int(rng.choice(len(SET_NAMES), p=[0.3, 0.35, 0.25, 0.1]))]
@@ -951,10 +989,13 @@ def render_scene_detailed(
     if look >= 4 and rng.random() < 0.7:
         canvas = patterned_surface(rng, big_h, big_w)
     ids = np.full((big_h, big_w), -1, np.int32)
-    big_pips = BIG_PIPS_SHARE if look >= 5 else 0.0
-    styles = [random_style(rng, top, kinds=style_kinds, big_pips=big_pips)]
+    pips = {
+        "big_pips": BIG_PIPS_SHARE if look >= 5 else 0.0,
+        "graded_pips": GRADED_PIPS_SHARE if look >= 6 else 0.0,
+    }
+    styles = [random_style(rng, top, kinds=style_kinds, **pips)]
     if rng.random() < 0.15:  # a second set's printing on the same table
-        styles.append(random_style(rng, top, kinds=style_kinds, big_pips=big_pips))
+        styles.append(random_style(rng, top, kinds=style_kinds, **pips))
     placements = _plan(rng, w, h, _Bag(rng, top, copies), styles, look)
     side = None
     low = look >= 3 and rng.random() < 0.6

@@ -40,6 +40,16 @@ def test_every_photo_condition_keeps_a_photo_a_photo_and_changes_it():
     assert CONDITIONS["turned a quarter"](photo).shape[:2] == (1400, 1000)
 
 
+def test_the_pip_sizes_benchmark_draws_a_whole_double_twelve_at_each_size():
+    from benchmarks.domino_pip_sizes import SIZES, photos
+
+    drawn = list(photos(0))
+    for kind in ("coded", "ivory"):
+        for size in SIZES:
+            labels = [label for k, s, _, ls in drawn if (k, s) == (kind, size) for label in ls]
+            assert len(labels) == len(set(labels)) == 91  # every domino of the set, once
+
+
 def test_an_unknown_photo_condition_is_named(capsys):
     from benchmarks.photo_conditions import main
 

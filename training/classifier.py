@@ -58,6 +58,10 @@ class ReaderSpec:
     # A third head, ``value_turn``: the first head's classes x the four quarter turns
     # (counter-clockwise) the piece shows in its crop, jointly (``training/turn_crops.py``).
     turns: bool = False
+    # Pieces (not "none") sampled with weight n ** -balanced, n the crops of their label: a
+    # label rare in the scenes (a domino of two high halves: most sets drawn are double-sixes)
+    # is seen more often, the pieces' share of the batches unchanged. 0: as drawn.
+    balanced: float = 0.0
 
     @property
     def output_names(self) -> list[str]:
@@ -307,6 +311,20 @@ def build_net(spec: ReaderSpec = TILE_SPEC):
     return TileNet()
 
 
+def label_weights(values: np.ndarray, colours: np.ndarray, spec: ReaderSpec) -> np.ndarray:
+    """Each crop's sampling weight for ``spec.balanced`` (ones when 0): pieces weighted by
+    their label's count to the power ``-balanced``, scaled so that they keep their share."""
+    weights = np.ones(len(values))
+    pieces = values != spec.none_index
+    if not spec.balanced or not pieces.any():
+        return weights
+    pairs = values[pieces] * (spec.heads[1][1] + 1) + colours[pieces] + 1
+    _, inverse, counts = np.unique(pairs, return_inverse=True, return_counts=True)
+    piece_weights = counts[inverse].astype(float) ** -spec.balanced
+    weights[pieces] = piece_weights * pieces.sum() / piece_weights.sum()
+    return weights
+
+
 def _batches(n: int, batch: int, rng: np.random.Generator, weights: np.ndarray):
     order = rng.choice(n, size=n, replace=True, p=weights / weights.sum())
     for i in range(0, n, batch):
@@ -377,7 +395,7 @@ def train_classifier(
         f"{time.time() - started:.0f} s"
     )
     # Real crops are few but they are the target domain: sample each 4x as often.
-    weights = np.where(is_real, 4.0, 1.0)
+    weights = np.where(is_real, 4.0, 1.0) * label_weights(values, colours, spec)
     net = build_net(spec)
     if init is not None:
         net.load_state_dict(init.state_dict())

@@ -107,6 +107,12 @@ DOMINO_STRADDLES_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d5")
 # "d6": "d4" fine-tuned the same way on "d5"'s scenes and look 5's, double-nine and
 # double-twelve printings with large pips (models/dominoes.md).
 DOMINO_BIG_PIPS_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d6", finetune_epochs=6)
+# "d7": "d4" fine-tuned the same way on "d6"'s scenes and look 6's, double-nine and
+# double-twelve printings with graded pips (models/dominoes.md, "Large pips").
+DOMINO_GRADED_PIPS_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d7", finetune_epochs=6)
+# "d8": "d7" with every domino sampled by its label's count ** -0.5 (a 9-10 as often as a 2-3
+# in a double-twelve set; the scenes draw double-sixes most).
+DOMINO_BALANCED_SPEC = replace(DOMINO_GRADED_PIPS_SPEC, recipe="d8", balanced=0.5)
 # "c12": "c9" fine-tuned the same way, 3 epochs on the same scenes, a fifth of the views smeared
 # as by a hand that moved (models/cards.md, "Photo conditions"); measured beside "c9".
 CARD_SHAKEN_SPEC = replace(CARD_DECOYS_SPEC, recipe="c12", shaken=0.2)
@@ -122,5 +128,7 @@ FINETUNE_SPECS = {
         DOMINO_FINETUNE_SPEC,
         DOMINO_STRADDLES_SPEC,
         DOMINO_BIG_PIPS_SPEC,
+        DOMINO_GRADED_PIPS_SPEC,
+        DOMINO_BALANCED_SPEC,
     )
 }

@@ -159,6 +159,13 @@ def render_dominoes_r5(seed: int):
     return _domino_scene(seed, 5)
 
 
+def render_dominoes_r6(seed: int):
+    """Domino scenes of look 6 (``finetune_d7_look6``): look 5, and half the double-nine and
+    double-twelve printings with graded pips, those of 0-9 larger than 10-12's (a real
+    colour-pip double-twelve's 9 beside a 10 was read as 8)."""
+    return _domino_scene(seed, 6)
+
+
 def render_cards(seed: int):
     """A card scene as (BGR image, [(card label, corner-index box), ...])."""
     from datasets.cards_synth import render_scene
@@ -319,7 +326,7 @@ def _with_test(folder: str, renderer: str, scenes: int, seed_offset: int, test: 
 
 DOMINO_RENDERERS = {
     look: f"training.train_pieces:render_dominoes{suffix}"
-    for look, suffix in ((1, ""), (2, "_r2"), (3, "_r3"), (4, "_r4"), (5, "_r5"))
+    for look, suffix in ((1, ""), (2, "_r2"), (3, "_r3"), (4, "_r4"), (5, "_r5"), (6, "_r6"))
 }
 CARD_RENDERERS = {
     name: f"training.train_pieces:render_cards{suffix}"
@@ -368,6 +375,10 @@ D5_FOLDERS = tuple(s.folder for s in D5_SETS)
 # stage only, look 5's held-back test "test_r5" by "generate").
 D6_LOOK5 = SceneSet("finetune_d6_look5", DOMINO_RENDERERS[5], 1200, 20, 61, FINETUNE)
 D6_FOLDERS = (*D5_FOLDERS, D6_LOOK5.folder)
+# The domino reader's fine-tune "d7": "d6"'s scenes and look 6's (graded pips; made by that
+# stage only, look 6's held-back test "test_r6" by "generate").
+D7_LOOK6 = SceneSet("finetune_d7_look6", DOMINO_RENDERERS[6], 1200, 20, 65, FINETUNE)
+D7_FOLDERS = (*D6_FOLDERS, D7_LOOK6.folder)
 # A mined box is a straddle when two labelled dominoes each cover at least this share of it
 # (and it takes none: IoU < 0.5, calibration's match): the sure flag's most confident errors.
 STRADDLE_COVER = 0.2
@@ -388,6 +399,10 @@ RECIPES = {
             ReaderFinetune("d5", D5_FOLDERS, shipped=False, straddle_cover=STRADDLE_COVER),
             # "d6": "d4" on those scenes and look 5's, large pips (models/dominoes.md)
             ReaderFinetune("d6", D6_FOLDERS, shipped=False),
+            # "d7": "d4" on those scenes and look 6's, graded pips (models/dominoes.md)
+            ReaderFinetune("d7", D7_FOLDERS, shipped=False),
+            # "d8": "d7" with rare dominoes sampled more (models/dominoes.md, "Large pips")
+            ReaderFinetune("d8", D7_FOLDERS, shipped=False),
         ),
         stages=Stages(
             scene_sets=(
@@ -408,6 +423,8 @@ RECIPES = {
                 *D5_SETS,
                 D6_LOOK5,
                 SceneSet("test_r5", DOMINO_RENDERERS[5], 0, 60, 63),
+                D7_LOOK6,
+                SceneSet("test_r6", DOMINO_RENDERERS[6], 0, 60, 67),
             ),
             rounds=(
                 DetectorRound("detector", 24),

@@ -12,6 +12,8 @@ import pytest
 
 from datasets.dominoes_synth import (
     BIG_PIPS,
+    GRADED_PIPS,
+    GRADED_SPREAD,
     MAX_PIP,
     MIN_HALF_VISIBLE,
     SET_NAMES,
@@ -21,6 +23,7 @@ from datasets.dominoes_synth import (
     all_labels,
     dark_surface,
     film_sheen,
+    four_row_fit,
     low_camera,
     patterned_surface,
     pip_layout,
@@ -178,6 +181,53 @@ def test_look_5_draws_large_pips_and_renders_look_4_as_it_was():
         radii.append(random_style(rng, 12, big_pips=0.5).pip_radius)
     assert 0.3 < np.mean([r >= BIG_PIPS[0] for r in radii]) < 0.7
     scene = render_scene_detailed(3, size=(640, 480), look=5)
+    assert scene.image.shape == (480, 640, 3)
+
+
+@pytest.mark.parametrize("top", [9, 12])
+def test_graded_pip_printings_keep_every_pip_apart_and_countable(top):
+    """Look 6's graded pips: halves of up to nine pips printed larger than 10-12's, at the
+    largest radii still apart, inside the face, each half countable."""
+    row = [f"{n}-{(n + 5) % (top + 1)}" for n in range(top + 1)]
+    for seed in range(3):
+        style = random_style(np.random.default_rng(seed), top, kind="coded", graded_pips=1.0)
+        assert GRADED_PIPS[0][0] <= style.radius(9) <= GRADED_PIPS[0][1]
+        assert GRADED_PIPS[1][0] <= style.radius(10) <= GRADED_PIPS[1][1]
+        assert style.radius(12) < style.radius(9)
+        largest = replace(
+            style,
+            pip_radius=GRADED_PIPS[0][1],
+            four_row_radius=four_row_fit(GRADED_SPREAD[1][1]),
+            four_row_spread=(GRADED_SPREAD[0][1], GRADED_SPREAD[1][1]),
+            spread=1.04,
+            turn=False,
+        )
+        pressed = (GRADED_SPREAD[0][1], GRADED_SPREAD[1][0])  # rows pressed the closest
+        tightest = replace(
+            largest,
+            four_row_spread=pressed,
+            four_row_radius=four_row_fit(pressed[1]),
+            aspect=1.9,
+        )
+        for drawn in (style, largest, tightest):
+            scene = render_test_scene([row[:7], row[7:]], tile_width=HALF_PX, style=drawn)
+            body = np.array(drawn.body[::-1], float)  # BGR
+            for domino in scene.dominoes:
+                for half in domino.halves:
+                    assert count_pips(scene.image, half.quad, body) == half.pips, domino.label
+    # without the share every half of a printing has one radius
+    usual = random_style(np.random.default_rng(0), 12, big_pips=1.0)
+    assert usual.radius(12) == usual.radius(1) == usual.pip_radius
+
+
+def test_look_6_draws_graded_pips_and_renders_look_5_as_it_was():
+    """Look 6 draws graded pips only for itself: look 5's scenes (a reader's training set and
+    a held-back test) render as they did."""
+    look5 = render_scene_detailed(9, size=(640, 480), look=5)  # a double-twelve table
+    assert [d.label for d in look5.dominoes] == ["2-9", "4-7", "4-5", "5-10", "1-1"]
+    graded = [random_style(np.random.default_rng(s), 12, graded_pips=0.5) for s in range(40)]
+    assert 0.3 < np.mean([style.four_row_radius > 0 for style in graded]) < 0.7
+    scene = render_scene_detailed(3, size=(640, 480), look=6)
     assert scene.image.shape == (480, 640, 3)
 
 

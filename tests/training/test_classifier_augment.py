@@ -89,3 +89,18 @@ def test_a_spec_can_smear_views():
     plain = [augment(stored, np.random.default_rng(seed), TILE_SPEC) for seed in range(4)]
     assert all(v.shape == (CROP_SIZE, CROP_SIZE, 3) for v in views)
     assert any(not np.array_equal(v, p) for v, p in zip(views, plain, strict=True))
+
+
+def test_balanced_sampling_sees_rare_dominoes_more_and_keeps_the_none_share():
+    from training.classifier import label_weights
+    from training.readers import DOMINO_BALANCED_SPEC, DOMINO_FINETUNE_SPEC
+
+    none = DOMINO_BALANCED_SPEC.none_index
+    # 0-1 drawn 16 times, 9-10 once, and 8 boxes of no domino
+    values = np.array([0] * 16 + [9] + [none] * 8)
+    seconds = np.array([1] * 16 + [10] + [-1] * 8)
+    weights = label_weights(values, seconds, DOMINO_BALANCED_SPEC)
+    assert weights[values == none].tolist() == [1.0] * 8
+    assert np.isclose(weights[values != none].sum(), 17)  # the pieces keep their share
+    assert np.isclose(weights[16] / weights[0], 4.0)  # (16 / 1) ** 0.5: the rare one 4x
+    assert (label_weights(values, seconds, DOMINO_FINETUNE_SPEC) == 1).all()

@@ -106,6 +106,7 @@ def test_the_shipped_domino_and_card_recipes():
         ("test_r4", 0, 60, 25),
         ("synth_r7", 1200, 40, 27),
         ("test_r5", 0, 60, 63),  # look 5, large pips: the reader fine-tune "d6" learns it
+        ("test_r6", 0, 60, 67),  # look 6, graded pips: "d7" and "d8" learn it
     ]
     assert [(r.name, r.epochs) for r in cards.rounds_run()] == [
         ("detector", 12),
@@ -148,7 +149,7 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     from training.readers import FINETUNE_SPECS
 
     dominoes, cards = RECIPES["dominoes"], RECIPES["cards"]
-    d4, d5, d6 = dominoes.reader_finetunes
+    d4, d5, d6, d7, d8 = dominoes.reader_finetunes
     assert (d4.spec, d4.sets, d4.onnx) == ("d4", ("synth_r5", "synth_r6"), None)  # replaces d3
     assert d4.straddle_cover is None  # as shipped
     # measured, not shipped: fresh scenes of every look, straddling boxes mined as no domino
@@ -163,6 +164,10 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     assert (d6.spec, d6.onnx, d6.shipped, d6.straddle_cover) == ("d6", None, False, None)
     assert d6.sets[:4] == d5.sets
     assert dominoes.stages.scene_set(d6.sets[4]).renderer.endswith("_r5")
+    # measured: d6's scenes and look 6's (graded pips), d8 with rare dominoes sampled more
+    assert d7.sets == d8.sets and d7.sets[:5] == d6.sets and not (d7.shipped or d8.shipped)
+    assert dominoes.stages.scene_set(d7.sets[5]).renderer.endswith("_r6")
+    assert FINETUNE_SPECS["d8"].balanced > 0 and FINETUNE_SPECS["d7"].balanced == 0
     offsets = [s.seed_offset for s in dominoes.stages.scene_sets]
     assert len(offsets) == len(set(offsets))  # no two domino sets share their scenes' seeds
     assert not {71, 73, 75} & set(offsets)  # nor calibration's (seeds 20261201, 03, 05)
@@ -201,7 +206,13 @@ def test_each_reader_fine_tune_starts_from_the_reader_the_ones_before_it_left():
     fine-tune's written over it (``finetune_reader`` checks the recipe stamped in the file)."""
     from training.train_pieces import reader_starts
 
-    assert reader_starts(RECIPES["dominoes"]) == {"d4": "d3", "d5": "d4", "d6": "d4"}
+    assert reader_starts(RECIPES["dominoes"]) == {
+        "d4": "d3",
+        "d5": "d4",
+        "d6": "d4",
+        "d7": "d4",
+        "d8": "d4",
+    }
     assert reader_starts(RECIPES["cards"]) == {
         "c7": "c6",
         "c8": "c6",
