@@ -111,7 +111,7 @@ DOMINO_BIG_PIPS_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d6", finetune_epoch
 # double-twelve printings with graded pips (models/dominoes.md, "Large pips").
 DOMINO_GRADED_PIPS_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d7", finetune_epochs=6)
 # "d8": "d7" with every domino sampled by its label's count ** -0.5 (a 9-10 as often as a 2-3
-# in a double-twelve set; the scenes draw double-sixes most).
+# in a double-twelve set; the scenes draw double-sixes most); the shipped reader.
 DOMINO_BALANCED_SPEC = replace(DOMINO_GRADED_PIPS_SPEC, recipe="d8", balanced=0.5)
 # "c12": "c9" fine-tuned the same way, 3 epochs on the same scenes, a fifth of the views smeared
 # as by a hand that moved (models/cards.md, "Photo conditions"); measured beside "c9".

@@ -31,7 +31,8 @@ run by ``training/recipes.py``):
 3. ``reader``: small CNNs on crops cut square to each detected box (``vision/crops.py``), with
    two heads (dominoes: the smaller and the larger half's pip count; cards: rank and suit).
    ``--stage reader-finetune``: the reader in ``--out`` rebuilt and fine-tuned, shipped, so
-   also part of "all" (dominoes: "d4" on looks 3 and 4, replacing the reader; cards: "c8" on
+   also part of "all" (dominoes: "d4" on looks 3 and 4, replacing the reader, then "d8" from it
+   on looks 1-6, rare dominoes sampled more; cards: "c8" on
    decks printing the crossed Q and "c9" from it on stacked pips and lone pips by an edge
    boxed as no card, each replacing the English reader, "c10" from that with grey and blurred
    views beside it as the grey photos' reader, and "c11" from that on index letters, French
@@ -401,8 +402,9 @@ RECIPES = {
             ReaderFinetune("d6", D6_FOLDERS, shipped=False),
             # "d7": "d4" on those scenes and look 6's, graded pips (models/dominoes.md)
             ReaderFinetune("d7", D7_FOLDERS, shipped=False),
-            # "d8": "d7" with rare dominoes sampled more (models/dominoes.md, "Large pips")
-            ReaderFinetune("d8", D7_FOLDERS, shipped=False),
+            # "d8": "d7" with rare dominoes sampled more, over "d4": the shipped reader
+            # (models/dominoes.md, "Large pips")
+            ReaderFinetune("d8", D7_FOLDERS),
         ),
         stages=Stages(
             scene_sets=(
@@ -1135,7 +1137,7 @@ def main(argv: list[str] | None = None) -> int:
         "detector_all_looks) or --round's, from the round before's "
         "best.pt or the shipped detector; reader-finetune: the reader in --out "
         "fine-tuned (cards: c7 on index letters, the letters reader; dominoes: d4 on looks "
-        "3 and 4)",
+        "3 and 4, then d8 on looks 1-6)",
     )
     parser.add_argument(
         "--leave-letters",

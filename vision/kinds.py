@@ -102,7 +102,7 @@ DOMINOES = KindSettings(
     # that took no part (models/dominoes.md, "The sure flag"). "joint", not "framed": a domino
     # touching the photo's edge is as rarely a confident error as any other.
     sure_score="joint",
-    sure_threshold=0.68184,
+    sure_threshold=0.6873,
 )
 
 CARDS = KindSettings(

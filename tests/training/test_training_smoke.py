@@ -99,18 +99,22 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
         assert counts[1] > counts[0]
         from vision.cards import CardRecogniser as Recogniser
     # The reader fine-tunes, shipped, part of the run above: dominoes "d4" (looks 3 and 4) over
-    # the reader; cards "c8" (crossed Qs, looks 1-5 again) and "c9" (stacked and lone pips) over
-    # the English reader, "c10" (grey and blurred views) beside it as the grey photos' reader,
-    # and from that "c11" (look 6 without French letters, looks 1-5 again) as the letters
-    # reader; run again with every letter set from "c6".
+    # the reader and "d8" (looks 1-6, rare dominoes sampled more) over that; cards "c8"
+    # (crossed Qs, looks 1-5 again) and "c9" (stacked and lone pips) over the English reader,
+    # "c10" (grey and blurred views) beside it as the grey photos' reader, and from that "c11"
+    # (look 6 without French letters, looks 1-5 again) as the letters reader; run again with
+    # every letter set from "c6".
     from dataclasses import replace
 
     from training.classifier import reader_recipe
     from training.readers import FINETUNE_SPECS
 
-    tuned = FINETUNE_SPECS["d4" if kind == "dominoes" else "c11"]
+    tuned = FINETUNE_SPECS["d8" if kind == "dominoes" else "c11"]
     if kind == "dominoes":
-        folders = ["synth_r5", "synth_r6"]
+        first = FINETUNE_SPECS["d4"]
+        assert (work / "classifier" / first.file(f"{first.recipe}_last_smoke.pt")).exists()
+        assert reader_recipe(out / "domino_reader.onnx") == "d8"
+        folders = ["synth_r5", "synth_r6", "finetune_d6_look5", "finetune_d7_look6"]
     else:
         for then in (FINETUNE_SPECS["c8"], FINETUNE_SPECS["c9"], FINETUNE_SPECS["c10"]):
             assert (work / "classifier" / then.file(f"{then.recipe}_last_smoke.pt")).exists()
