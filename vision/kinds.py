@@ -83,6 +83,11 @@ DOMINOES = KindSettings(
         # the box's angle). Chosen on synthetic validation (10 against 20: looks 1-3 each a
         # little better; models/dominoes.md, "Settings chosen on synthetic validation").
         estimate_beyond=10.0,
+        # A domino read less surely than this (its best half and best other half) is also read
+        # half by half: a real ten whose four rows were pressed together was taken for a ring of
+        # eight beside a nine (9-10 read 8-10), and reads 10 alone. On synthetic validation and
+        # held-back tests the same F1 (models/dominoes.md, "Large pips").
+        halves_below=0.6,
     ),
     # A photo of one domino: that domino when "none" < 0.2 (on synthetic single-domino crops
     # "none" is almost always under 0.15, on table photos of the same shape never below 0.36).

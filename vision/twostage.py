@@ -7,7 +7,7 @@ full-resolution photo, as is and turned half a turn (averaged), with more looks 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -237,7 +237,12 @@ class Looks:
     - ``estimate_beyond`` (degrees, None: off): a rotated box whose angle is further than this
       from the angle estimated from its edges is also read cut at the estimate;
     - ``turned`` (degrees): a box read less surely than ``turned_below`` (of a piece and of
-      "none") is also read cut at its angle turned by each of these.
+      "none") is also read cut at its angle turned by each of these;
+    - ``halves_below`` (None: off): a two-half piece (a domino) read less surely than this is
+      also read half by half, each half with its own image turned half a turn in place of the
+      other (a double), and what the two counts say merged into its reading
+      (``merged_with_halves``): a half whose pips the reader takes for another count beside a
+      particular other half (a ring of ten pressed together, read as eight) is read alone.
 
     Of all looks at a box, the surest reading is kept."""
 
@@ -246,6 +251,7 @@ class Looks:
     estimate_beyond: float | None = None
     turned: tuple[float, ...] = ()
     turned_below: float = 1.0
+    halves_below: float | None = None
 
 
 def reader_crop_size(reader, default: int = 64) -> int:
@@ -312,7 +318,48 @@ def read_boxes(
     extra = [(i, angles[i] + turn) for turn in looks.turned for i in unsure]
     if extra:
         readings = _surest(readings, extra, read(extra))
+    if looks.halves_below is not None:
+        unsure = [i for i, r in enumerate(readings) if _sureness(r) < looks.halves_below]
+        if unsure:
+            crops = [half for i in unsure for half in doubled_halves(cut([(i, angles[i])])[0])]
+            first, second = (head.mean(axis=0) for head in read_views(reader, crops)[:2])
+            for n, i in enumerate(unsure):
+                halves = [(first[2 * n + h], second[2 * n + h]) for h in (0, 1)]
+                readings[i] = merged_with_halves(readings[i], *halves)
     return readings
+
+
+def doubled_halves(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A two-half piece's crop (long side vertical) as two doubles: each half with itself
+    turned half a turn in place of the other half."""
+    middle = crop.shape[0] // 2
+    top, bottom = crop[:middle], crop[middle:]
+    return np.vstack([top, top[::-1, ::-1]]), np.vstack([bottom[::-1, ::-1], bottom])
+
+
+def merged_with_halves(reading: Reading, half_a, half_b) -> Reading:
+    """``reading`` of a two-half piece (first head: the smaller half and "none"; second: the
+    larger) merged with the readings of its halves as doubles (``doubled_halves``; each a
+    (first, second) pair of probabilities): each half's count is both heads' geometric mean,
+    the smaller and the larger of the two counts follow, and each head becomes the geometric
+    mean of what it said and what they say (agreeing, it says the same; "none" keeps its
+    share)."""
+
+    def count(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+        p = np.sqrt(first[:-1] * second)
+        return p / max(float(p.sum()), 1e-12)
+
+    a, b = count(*half_a), count(*half_b)
+    at_least = np.cumsum(a[::-1])[::-1] * np.cumsum(b[::-1])[::-1]  # P(smaller >= n)
+    smaller = at_least - np.append(at_least[1:], 0.0)
+    at_most = np.cumsum(a) * np.cumsum(b)  # P(larger <= n)
+    larger = at_most - np.insert(at_most[:-1], 0, 0.0)
+    first = reading.first.copy()
+    piece = np.sqrt(first[:-1] * np.clip(smaller, 0.0, None))
+    first[:-1] = piece / max(float(piece.sum()), 1e-12) * (1.0 - first[-1])
+    second = np.sqrt(reading.second * np.clip(larger, 0.0, None))
+    second = second / max(float(second.sum()), 1e-12)
+    return replace(reading, first=first, second=second)
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,22 @@ def test_a_tight_crop_of_one_domino_is_that_one_domino(dominoes, style):
         assert [p["label"] for p in result["pieces"]] == [label], (style, label)
 
 
+def test_a_nine_beside_a_ten_of_graded_pips_is_read(dominoes):
+    """A colour-pip double-twelve's graded pips (the 9's large, the 10's four rows pressed
+    together): its 9-10 was read 8-10, the ten taken for a ring of eight."""
+    from dataclasses import replace
+
+    from datasets.dominoes_synth import random_style, render_test_scene
+
+    base = random_style(np.random.default_rng(0), 12, kind="coded")
+    style = replace(
+        base, pip_radius=0.11, four_row_radius=0.08, four_row_spread=(1.1, 0.85), turn=False
+    )
+    rows = [["9-10", "8-10", "9-11", "2-9", "9-9"]]
+    scene = render_test_scene(rows, tile_width=110, arrangement="side", style=style)
+    assert _labels(_read(dominoes, scene.image)) == Counter(rows[0])
+
+
 def test_face_down_dominoes_are_not_reported(dominoes):
     image, labels = render_test_layout([["2-5", "back", "5-5", "back"]], gap=14, seed=4)
     result = _read(dominoes, image)

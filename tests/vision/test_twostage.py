@@ -305,3 +305,35 @@ def test_sized_passes_skip_the_tiles_the_whole_pass_makes_needless():
         photo, Passes(0.25, zoom_out=2.0, tile_side=1600, sized=SIZED)
     )
     assert detector.runs == 1 + 1  # whole and zoomed out (its boxes are a close-up's)
+
+
+def _one_hot(n: int, size: int, p: float = 0.9) -> np.ndarray:
+    out = np.full(size, (1 - p) / (size - 1))
+    out[n] = p
+    return out
+
+
+def test_a_domino_read_half_by_half_takes_the_count_each_half_shows_alone():
+    """A ring of ten taken for eight beside a nine (smaller half read 8) is read 9-10 once
+    each half, read alone as a double, says 9 and 10; "none" keeps its share."""
+    smaller = np.append(0.55 * _one_hot(8, 13, 0.7) + 0.25 * _one_hot(9, 13, 0.7), 0.2)
+    smaller = smaller / smaller.sum() * 1.0
+    larger = _one_hot(10, 13, 0.7)
+    reading = twostage.Reading(Detection((0, 0, 10, 20), 0.9, 0), smaller, larger)
+    nine = (np.append(_one_hot(9, 13), 0.0), _one_hot(9, 13))
+    ten = (np.append(_one_hot(10, 13), 0.0), _one_hot(10, 13))
+    merged = twostage.merged_with_halves(reading, ten, nine)
+    assert int(np.argmax(merged.first[:-1])) == 9 and int(np.argmax(merged.second)) == 10
+    assert np.isclose(merged.first[-1], reading.first[-1])  # "none" as it was
+    assert np.isclose(merged.first.sum(), 1) and np.isclose(merged.second.sum(), 1)
+    # halves that agree with the reading leave it as it was
+    same = twostage.merged_with_halves(reading, (reading.first, reading.first[:-1]), ten)
+    assert int(np.argmax(same.second)) == 10
+
+
+def test_a_crop_doubles_each_half_with_itself_turned():
+    crop = np.arange(8 * 4 * 3, dtype=np.uint8).reshape(8, 4, 3)
+    top, bottom = twostage.doubled_halves(crop)
+    assert top.shape == bottom.shape == crop.shape
+    assert (top[:4] == crop[:4]).all() and (top[4:] == crop[:4][::-1, ::-1]).all()
+    assert (bottom[4:] == crop[4:]).all() and (bottom[:4] == crop[4:][::-1, ::-1]).all()
