@@ -321,7 +321,8 @@ def read_boxes(
     if looks.halves_below is not None:
         unsure = [i for i, r in enumerate(readings) if _sureness(r) < looks.halves_below]
         if unsure:
-            crops = [half for i in unsure for half in doubled_halves(cut([(i, angles[i])])[0])]
+            cuts = cut([(i, angles[i]) for i in unsure])
+            crops = [half for crop in cuts for half in doubled_halves(crop)]
             first, second = (head.mean(axis=0) for head in read_views(reader, crops)[:2])
             for n, i in enumerate(unsure):
                 halves = [(first[2 * n + h], second[2 * n + h]) for h in (0, 1)]
