@@ -145,6 +145,15 @@ def test_every_pip_count_renders_that_many_pips_in_both_halves_and_orientations(
                         assert found == half.pips, (kind, arrangement, angle, domino.label)
 
 
+def _assert_every_half_countable(row: list[str], style) -> None:
+    """Each half of ``row``'s dominoes, drawn clean in ``style`` in two rows, shows its count."""
+    scene = render_test_scene([row[:7], row[7:]], tile_width=HALF_PX, style=style)
+    body = np.array(style.body[::-1], float)  # BGR
+    for domino in scene.dominoes:
+        for half in domino.halves:
+            assert count_pips(scene.image, half.quad, body) == half.pips, domino.label
+
+
 @pytest.mark.parametrize("top", [9, 12])
 def test_large_pip_printings_keep_every_pip_apart_and_countable(top):
     """Look 5's large-pip double-nines and double-twelves: twelve pips a tenth of the width
@@ -155,11 +164,7 @@ def test_large_pip_printings_keep_every_pip_apart_and_countable(top):
         assert BIG_PIPS[0] <= style.pip_radius <= BIG_PIPS[1]
         largest = replace(style, pip_radius=BIG_PIPS[1], spread=1.04, turn=False)
         for drawn in (style, largest):
-            scene = render_test_scene([row[:7], row[7:]], tile_width=HALF_PX, style=drawn)
-            body = np.array(drawn.body[::-1], float)  # BGR
-            for domino in scene.dominoes:
-                for half in domino.halves:
-                    assert count_pips(scene.image, half.quad, body) == half.pips, domino.label
+            _assert_every_half_countable(row, drawn)
     # double-six printings keep their own sizes; without the share no printing is large
     six = random_style(np.random.default_rng(0), 6, big_pips=1.0)
     assert six == random_style(np.random.default_rng(0), 6)
@@ -210,11 +215,7 @@ def test_graded_pip_printings_keep_every_pip_apart_and_countable(top):
             aspect=1.9,
         )
         for drawn in (style, largest, tightest):
-            scene = render_test_scene([row[:7], row[7:]], tile_width=HALF_PX, style=drawn)
-            body = np.array(drawn.body[::-1], float)  # BGR
-            for domino in scene.dominoes:
-                for half in domino.halves:
-                    assert count_pips(scene.image, half.quad, body) == half.pips, domino.label
+            _assert_every_half_countable(row, drawn)
     # without the share every half of a printing has one radius
     usual = random_style(np.random.default_rng(0), 12, big_pips=1.0)
     assert usual.radius(12) == usual.radius(1) == usual.pip_radius
