@@ -208,9 +208,17 @@ class DominoStyle:
     four_row_radius: float = 0.0
     four_row_spread: tuple[float, float] = (0.0, 0.0)  # across, along
 
+    def _graded(self, count: int) -> bool:
+        """Whether a half of ``count`` pips is drawn with the four-row halves' own pips."""
+        return count >= 10 and bool(self.four_row_radius)
+
     def radius(self, count: int) -> float:
         """Pip radius of a half of ``count`` pips, a fraction of the width."""
-        return self.four_row_radius if count >= 10 and self.four_row_radius else self.pip_radius
+        return self.four_row_radius if self._graded(count) else self.pip_radius
+
+    def spreads(self, count: int) -> tuple[float, float]:
+        """The layout's spread across and along a half of ``count`` pips."""
+        return self.four_row_spread if self._graded(count) else (self.spread, self.spread)
 
 
 def _jitter(rng: np.random.Generator, colour: Sequence[float], spread: float = 6.0) -> RGB:
@@ -321,9 +329,7 @@ def pip_centres(
 ) -> list[tuple[float, float]]:
     """Pip centres of one half in face pixels (face upright: first half on top)."""
     half = length / 2
-    across = along = style.spread
-    if count >= 10 and style.four_row_spread[0]:
-        across, along = style.four_row_spread
+    across, along = style.spreads(count)
     out = []
     for x, y in pip_layout(count):
         x, y = 0.5 + (x - 0.5) * across, 0.5 + (y - 0.5) * along
