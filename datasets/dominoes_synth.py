@@ -208,17 +208,15 @@ class DominoStyle:
     four_row_radius: float = 0.0
     four_row_spread: tuple[float, float] = (0.0, 0.0)  # across, along
 
-    def _graded(self, count: int) -> bool:
-        """Whether a half of ``count`` pips is drawn with the four-row halves' own pips."""
-        return count >= 10 and bool(self.four_row_radius)
-
     def radius(self, count: int) -> float:
         """Pip radius of a half of ``count`` pips, a fraction of the width."""
-        return self.four_row_radius if self._graded(count) else self.pip_radius
+        return self.four_row_radius if count >= 10 and self.four_row_radius else self.pip_radius
 
     def spreads(self, count: int) -> tuple[float, float]:
         """The layout's spread across and along a half of ``count`` pips."""
-        return self.four_row_spread if self._graded(count) else (self.spread, self.spread)
+        if count >= 10 and self.four_row_spread[0]:
+            return self.four_row_spread
+        return self.spread, self.spread
 
 
 def _jitter(rng: np.random.Generator, colour: Sequence[float], spread: float = 6.0) -> RGB:

@@ -216,9 +216,13 @@ def test_graded_pip_printings_keep_every_pip_apart_and_countable(top):
         )
         for drawn in (style, largest, tightest):
             _assert_every_half_countable(row, drawn)
-    # without the share every half of a printing has one radius
+    # without the share every half of a printing has one radius and one spread
     usual = random_style(np.random.default_rng(0), 12, big_pips=1.0)
     assert usual.radius(12) == usual.radius(1) == usual.pip_radius
+    assert usual.spreads(12) == usual.spreads(1) == (usual.spread, usual.spread)
+    # a radius of their own for 10-12 leaves their spread as it was unless one is given
+    smaller = replace(usual, four_row_radius=0.07)
+    assert smaller.radius(10) == 0.07 and smaller.spreads(10) == (usual.spread, usual.spread)
 
 
 def test_look_6_draws_graded_pips_and_renders_look_5_as_it_was():
