@@ -98,23 +98,49 @@ class OnnxDetector:
         self.size = (int(shape[2]), int(shape[3])) if isinstance(shape[2], int) else (416, 416)
         out_shape = self.session.get_outputs()[0].shape
         self.rotated = len(out_shape) == 3 and out_shape[1] == 6  # cx cy w h score angle
+        # The last photo shrunk to the input (``shrunk``): the whole-photo pass, the dark-faces
+        # check and the quarter-turned pass all shrink the same photo.
+        self._shrunk: tuple[np.ndarray, np.ndarray] | None = None
+
+    def shrunk(self, bgr: np.ndarray) -> np.ndarray:
+        """``bgr`` resized (area averaging) to fit the detector's input, keeping its shape. The
+        last photo's is kept and given again for the same array (a loaded photo is never
+        changed in place); an image that already fits exactly (a tile) is given as it is."""
+        target_h, target_w = self.size
+        h, w = bgr.shape[:2]
+        ratio = min(target_h / h, target_w / w)
+        size = (round(w * ratio), round(h * ratio))
+        if size == (w, h):
+            return bgr
+        last = self._shrunk  # read once: another thread may set it meanwhile
+        if last is not None and last[0] is bgr:
+            return last[1]
+        resized = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+        self._shrunk = (bgr, resized)
+        return resized
 
     def letterbox(
-        self, bgr: np.ndarray, placed: Placement | None = None
+        self, bgr: np.ndarray, placed: Placement | None = None, turned: bool = False
     ) -> tuple[np.ndarray, float, float, float]:
         """The detector's input: the image shrunk to fit its size (area averaging) on grey
         (114), with the scale and the left and top padding. ``placed``: the image stands on a
         larger grey canvas (a zoomed-out pass); the result is the canvas's letterbox, made
-        without building the canvas (``_placed_resize``)."""
+        without building the canvas (``_placed_resize``). ``turned``: the image turned a
+        quarter clockwise, turned after shrinking (the same pixels as shrunk after turning,
+        for a fraction of the work)."""
         target_h, target_w = self.size
         h, w = bgr.shape[:2] if placed is None else (placed.height, placed.width)
+        if turned:
+            h, w = w, h
         ratio = min(target_h / h, target_w / w)
         new_w, new_h = round(w * ratio), round(h * ratio)
         pad_x, pad_y = (target_w - new_w) / 2, (target_h - new_h) / 2
         top, left = round(pad_y - 0.1), round(pad_x - 0.1)
         canvas = np.full((target_h, target_w, 3), 114, np.uint8)
         if placed is None:
-            resized = cv2.resize(bgr, (new_w, new_h), interpolation=cv2.INTER_AREA)
+            resized = self.shrunk(bgr)
+            if turned:
+                resized = cv2.rotate(resized, cv2.ROTATE_90_CLOCKWISE)
             canvas[top : top + new_h, left : left + new_w] = resized
         else:
             part, (y0, x0) = _placed_resize(bgr, placed, (new_h, new_w))
@@ -128,10 +154,14 @@ class OnnxDetector:
         conf: float = 0.25,
         iou: float = 0.6,
         placed: Placement | None = None,
+        turned: bool = False,
     ) -> list[Detection]:
-        """Boxes in ``bgr``'s pixels, or with ``placed`` in the canvas's (clipped to it)."""
-        canvas, ratio, left, top = self.letterbox(bgr, placed)
+        """Boxes in ``bgr``'s pixels, or with ``placed`` in the canvas's (clipped to it), or
+        with ``turned`` in the pixels of ``bgr`` turned a quarter clockwise."""
+        canvas, ratio, left, top = self.letterbox(bgr, placed, turned)
         image_hw = bgr.shape[:2] if placed is None else (placed.height, placed.width)
+        if turned:
+            image_hw = image_hw[::-1]
         # RGB, 0..1, NCHW in one pass (half the time of slicing, transposing and scaling).
         blob = cv2.dnn.blobFromImage(canvas, 1 / 255.0, swapRB=True)
         out = self.session.run(None, {self.input_name: blob})[0]

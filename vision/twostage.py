@@ -106,9 +106,8 @@ class DetectorPasses:
         """The boxes of the whole photo turned a quarter clockwise, turned back: a point
         (x, y) of the turned photo is (y, height - x) of the photo."""
         height = bgr.shape[0]
-        turned = np.ascontiguousarray(cv2.rotate(bgr, cv2.ROTATE_90_CLOCKWISE))
         found = []
-        for d in self.detector.detect(turned, conf=conf, iou=iou):
+        for d in self.detector.detect(bgr, conf=conf, iou=iou, turned=True):
             x1, y1, x2, y2 = d.box
             rotated = None
             if d.rotated is not None:

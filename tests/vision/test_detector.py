@@ -1,7 +1,9 @@
-"""The detector's input: a zoomed-out pass's letterbox made without building its big canvas."""
+"""The detector's input: a zoomed-out pass's letterbox made without building its big canvas, a
+quarter-turned pass's from the photo shrunk once."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -12,6 +14,7 @@ def _detector(size: int) -> OnnxDetector:
     """A detector's letterbox alone (no model: ``letterbox`` uses only the input size)."""
     detector = object.__new__(OnnxDetector)
     detector.size = (size, size)
+    detector._shrunk = None
     return detector
 
 
@@ -38,3 +41,38 @@ def test_an_aligned_span_starts_and_ends_on_whole_pixels_of_both_sides():
     assert (start, out_start) == (800, 128)
     assert (end, out_end) == (2425, 388)
     assert _aligned_span(0, 3200, 3200, 512) == (0, 3200, 0, 512)
+
+
+@pytest.mark.parametrize(
+    ("height", "width", "size", "exact"),
+    [
+        (1200, 1600, 640, True),
+        (3000, 4000, 640, True),
+        (1199, 1601, 640, False),
+        (777, 1403, 512, False),
+    ],
+)
+def test_a_quarter_turned_letterbox_is_the_turned_photos(height, width, size, exact):
+    """Turned after shrinking, not before: the same geometry, the same pixels where the shrink
+    is by a whole ratio, otherwise at most one grey level apart in a few pixels (the order in
+    which area averaging sums)."""
+    photo = np.random.default_rng(height).integers(0, 256, (height, width, 3), dtype=np.uint8)
+    detector = _detector(size)
+    expected, *geometry = detector.letterbox(cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE))
+    turned, *turned_geometry = detector.letterbox(photo, turned=True)
+    assert turned_geometry == geometry
+    difference = np.abs(turned.astype(int) - expected)
+    assert difference.max() <= (0 if exact else 1)
+    assert (difference > 0).mean() < 1e-3
+
+
+def test_a_photo_is_shrunk_once_for_every_pass():
+    detector = _detector(640)
+    photo = np.random.default_rng(0).integers(0, 256, (1200, 1600, 3), dtype=np.uint8)
+    first = detector.shrunk(photo)
+    assert first.shape == (480, 640, 3)
+    assert detector.shrunk(photo) is first  # the whole pass, the dark-faces check, the turn
+    other = photo.copy()
+    assert detector.shrunk(other) is not first  # another photo: shrunk anew
+    tile = photo[:640, :640]
+    assert detector.shrunk(tile) is tile  # a tile already fits
