@@ -217,6 +217,8 @@ class DarkFaces:
     light_from: float = 4.0
     light_boxes: float = 150.0
     sure_threshold: float = 1.01
+    # The reader of a photo read inverted (None: the kind's).
+    reader_file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -379,7 +381,9 @@ class Recogniser:
         self._sure = SURENESS[settings.sure_score]
         self._set_recognisers: dict[str, Recogniser] = {}  # by set name
         self._set_lock = threading.Lock()
-        self._grey_reader = None  # ``GreyPhotos.reader_file``'s session, opened on first use
+        # ``DarkFaces.reader_file``'s and ``GreyPhotos.reader_file``'s sessions, by file,
+        # opened on first use
+        self._own_readers: dict[str, object] = {}
         self._guess_reader = None  # ``SetGuess.reader_file``'s, likewise
 
     def _model_path(self, name: str) -> Path:
@@ -408,6 +412,8 @@ class Recogniser:
                     set_readers=(),
                     grey_photos=self.settings.grey_photos
                     and replace(self.settings.grey_photos, reader_file=None),
+                    dark_faces=self.settings.dark_faces
+                    and replace(self.settings.dark_faces, reader_file=None),
                 )
                 # sets sharing a reader file share its session (each has its own threshold)
                 reader = next(
@@ -449,7 +455,7 @@ class Recogniser:
         loaded = load_image(image, channels)
         grey = self._grey(loaded.bgr)
         bgr, whole, inverted = self._faces(loaded.bgr)
-        readings = self._detect_and_read(bgr, whole, self._reader_of(grey))
+        readings = self._detect_and_read(bgr, whole, self._reader_of(grey, inverted))
         reading = self  # the recogniser whose reader and thresholds the pieces have
         told = read_as = None
         if guessing:
@@ -459,7 +465,7 @@ class Recogniser:
             reading = self.for_set(read_as)
             if reading is not self:  # the same boxes, read by the set's own reader
                 detections = [r.detection for r in readings]
-                readings = reading._read(bgr, detections, reading._reader_of(grey))
+                readings = reading._read(bgr, detections, reading._reader_of(grey, inverted))
         s = reading.settings
         pieces = reading._pieces(readings, allowed, loaded)
         pieces = drop_repeats(pieces, s.repeat_overlap, any_label=s.repeat_any_label)
@@ -495,7 +501,7 @@ class Recogniser:
         ]
         grey = self._grey(loaded.bgr)
         bgr, _whole, inverted = self._faces(loaded.bgr)
-        readings = self._read(bgr, detections, self._reader_of(grey))
+        readings = self._read(bgr, detections, self._reader_of(grey, inverted))
         return self._finish(self._pieces(readings, allowed, loaded, keep=True), inverted, grey)
 
     # ---------------------------------------------------------------------------- steps
@@ -548,16 +554,21 @@ class Recogniser:
         """Whether ``bgr`` is a photo without colour, for a kind where that matters."""
         return self.settings.grey_photos is not None and self.settings.grey_photos.applies(bgr)
 
-    def _reader_of(self, grey: bool):
-        """The reader of a photo: the kind's, or for a photo without colour the grey photos'
-        own reader where the kind has one (``GreyPhotos.reader_file``)."""
-        own = self.settings.grey_photos
-        if not grey or own is None or own.reader_file is None:
+    def _reader_of(self, grey: bool, inverted: bool = False):
+        """The reader of a photo: the kind's, or where the kind has one, the dark faces' own
+        reader for a photo read inverted (``DarkFaces.reader_file``), else the grey photos'
+        own reader for a photo without colour (``GreyPhotos.reader_file``)."""
+        dark, colourless = self.settings.dark_faces, self.settings.grey_photos
+        if inverted and dark is not None and dark.reader_file is not None:
+            name = dark.reader_file
+        elif grey and colourless is not None and colourless.reader_file is not None:
+            name = colourless.reader_file
+        else:
             return self.reader
         with self._set_lock:
-            if self._grey_reader is None:
-                self._grey_reader = open_session(self._model_path(own.reader_file))
-        return self._grey_reader
+            if name not in self._own_readers:
+                self._own_readers[name] = open_session(self._model_path(name))
+        return self._own_readers[name]
 
     def _detect_and_read(
         self, bgr: np.ndarray, whole: list[Detection] | None = None, reader=None

@@ -482,6 +482,47 @@ def test_a_dark_photo_is_read_inverted_and_its_pieces_are_never_sure(stand_in):
     assert pieces and all(p["sure"] for p in pieces)
 
 
+def test_a_photo_read_inverted_is_read_by_the_dark_faces_own_reader(
+    stand_in, tmp_path, monkeypatch
+):
+    """``DarkFaces.reader_file`` reads a photo read inverted (cards: the letters reader); a
+    light photo, and a set with a reader of its own, keep theirs; the file is opened once."""
+    import vision.pipeline
+    from vision.pipeline import DarkFaces, SetReader, invert_lightness
+
+    image, settings, (detector, reader) = stand_in  # grey patches on a dark ground (30)
+    every = frozenset(settings.heads.vocabulary())
+    dark = replace(
+        settings,
+        dark_faces=DarkFaces(reader_file="dark_reader.onnx"),
+        sets=(("other", every),),
+        set_readers=(("other", SetReader("other_reader.onnx", sure_threshold=0.0)),),
+    )
+    readers = {
+        "dark_reader.onnx": type(reader)({0: (np.eye(19, dtype=np.float32)[6], np.eye(4)[1])}),
+        "other_reader.onnx": type(reader)({0: (np.eye(19, dtype=np.float32)[2], np.eye(4)[3])}),
+    }
+    opened: list[str] = []
+
+    def open_stand_in(path):
+        opened.append(Path(path).name)
+        return readers[Path(path).name]
+
+    monkeypatch.setattr(vision.pipeline, "open_session", open_stand_in)
+    for name in readers:
+        (tmp_path / name).write_bytes(b"stand-in")
+    recogniser = Recogniser(dark, models_dir=tmp_path, sessions=(_LightOnly(detector), reader))
+    for _ in range(2):
+        pieces = recogniser.recognise(image, "bgr")["pieces"]
+        assert [p["label"] for p in pieces] == ["orange-7"] * 3
+        assert not any(p["sure"] for p in pieces)
+    light = recogniser.recognise(invert_lightness(image), "bgr")["pieces"]
+    assert sorted(p["label"] for p in light) == ["blue-9", "red-5"]  # the kind's reader
+    other = recogniser.recognise(image, "bgr", set_name="other")["pieces"]
+    assert {p["label"] for p in other} == {"black-3"}  # the set's own reader, inverted too
+    assert opened == ["dark_reader.onnx", "other_reader.onnx"]
+
+
 def test_a_photo_without_colour_is_told_from_a_colour_photo():
     from vision.pipeline import GreyPhotos
 
