@@ -205,7 +205,8 @@ class DarkFaces:
     on it inverted finds surer boxes (the sum of their scores) than on it as it is: on 25 real
     photos of light decks and 30 rendered scenes of dark ones, every photo was told right, the
     two sums at least 3x apart (models/cards.md, "Dark faces"). Pieces read on an inverted
-    photo are sure from ``sure_threshold`` (uncalibrated: never)."""
+    photo are sure from ``sure_threshold`` (uncalibrated: never), by the kind's sure score;
+    a set with a reader of its own reads them never sure."""
 
     # A photo whose whole-photo pass already sums this much, in boxes that are light (the
     # median of their median grey at least ``light_boxes``), is light and not looked at
@@ -412,8 +413,13 @@ class Recogniser:
                     set_readers=(),
                     grey_photos=self.settings.grey_photos
                     and replace(self.settings.grey_photos, reader_file=None),
+                    # the set's reader reads its dark decks too, never sure (not calibrated)
                     dark_faces=self.settings.dark_faces
-                    and replace(self.settings.dark_faces, reader_file=None),
+                    and replace(
+                        self.settings.dark_faces,
+                        reader_file=None,
+                        sure_threshold=DarkFaces.sure_threshold,
+                    ),
                 )
                 # sets sharing a reader file share its session (each has its own threshold)
                 reader = next(
