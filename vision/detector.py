@@ -98,8 +98,8 @@ class OnnxDetector:
         self.size = (int(shape[2]), int(shape[3])) if isinstance(shape[2], int) else (416, 416)
         out_shape = self.session.get_outputs()[0].shape
         self.rotated = len(out_shape) == 3 and out_shape[1] == 6  # cx cy w h score angle
-        # The last photo shrunk to the input (``shrunk``): the whole-photo pass, the dark-faces
-        # check and the quarter-turned pass all shrink the same photo.
+        # The last photo shrunk to the input (``shrunk``): the whole-photo pass and the
+        # quarter-turned pass shrink the same photo.
         self._shrunk: tuple[np.ndarray, np.ndarray] | None = None
 
     def shrunk(self, bgr: np.ndarray) -> np.ndarray:

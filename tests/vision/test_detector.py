@@ -71,7 +71,7 @@ def test_a_photo_is_shrunk_once_for_every_pass():
     photo = np.random.default_rng(0).integers(0, 256, (1200, 1600, 3), dtype=np.uint8)
     first = detector.shrunk(photo)
     assert first.shape == (480, 640, 3)
-    assert detector.shrunk(photo) is first  # the whole pass, the dark-faces check, the turn
+    assert detector.shrunk(photo) is first  # the whole pass, then the quarter-turned one
     other = photo.copy()
     assert detector.shrunk(other) is not first  # another photo: shrunk anew
     tile = photo[:640, :640]
