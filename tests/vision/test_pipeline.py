@@ -194,6 +194,23 @@ def test_a_set_with_a_reader_of_its_own_is_read_by_it(stand_in, tmp_path, monkey
     assert fixed.recognise(image, channels="bgr")["pieces"][0]["label"] == "orange-7"
 
 
+def _stand_in_model_files(readers: dict, folder: Path, monkeypatch) -> list[str]:
+    """Model files in ``folder`` that open as the stand-in ``readers`` (file name -> reader);
+    the names opened, in order, are listed in the list returned."""
+    import vision.pipeline
+
+    opened: list[str] = []
+
+    def open_stand_in(path):
+        opened.append(Path(path).name)
+        return readers[Path(path).name]
+
+    monkeypatch.setattr(vision.pipeline, "open_session", open_stand_in)
+    for name in readers:
+        (folder / name).write_bytes(b"stand-in")
+    return opened
+
+
 def test_a_set_reader_flags_sure_by_its_own_score_or_else_the_kinds(
     stand_in, tmp_path, monkeypatch
 ):
@@ -234,7 +251,6 @@ def test_a_set_told_from_the_photo_reads_the_same_boxes_as_that_set(
     names the set (read again, the same boxes, by its own reader, at its own threshold) or
     None (the kind's reading stands); the result says which. A kind that cannot tell refuses
     "auto"."""
-    import vision.pipeline
     from meldcam.vocabulary import AUTO_SET
     from vision.errors import UnknownSet
     from vision.pipeline import SetGuess, SetReader
@@ -261,15 +277,7 @@ def test_a_set_told_from_the_photo_reads_the_same_boxes_as_that_set(
         ),
         "guess.onnx": type(sessions[1])({0: glyph}),
     }
-    opened: list[str] = []
-
-    def open_stand_in(path):
-        opened.append(Path(path).name)
-        return readers[Path(path).name]
-
-    monkeypatch.setattr(vision.pipeline, "open_session", open_stand_in)
-    for name in readers:
-        (tmp_path / name).write_bytes(b"stand-in")
+    opened = _stand_in_model_files(readers, tmp_path, monkeypatch)
     recogniser = Recogniser(kind, models_dir=tmp_path, sessions=sessions)
     for _ in range(2):
         result = recogniser.recognise(image, channels="bgr", set_name=AUTO_SET)
@@ -487,7 +495,6 @@ def test_a_photo_read_inverted_is_read_by_the_dark_faces_own_reader(
 ):
     """``DarkFaces.reader_file`` reads a photo read inverted (cards: the letters reader); a
     light photo, and a set with a reader of its own, keep theirs; the file is opened once."""
-    import vision.pipeline
     from vision.pipeline import DarkFaces, SetReader, invert_lightness
 
     image, settings, (detector, reader) = stand_in  # grey patches on a dark ground (30)
@@ -502,15 +509,7 @@ def test_a_photo_read_inverted_is_read_by_the_dark_faces_own_reader(
         "dark_reader.onnx": type(reader)({0: (np.eye(19, dtype=np.float32)[6], np.eye(4)[1])}),
         "other_reader.onnx": type(reader)({0: (np.eye(19, dtype=np.float32)[2], np.eye(4)[3])}),
     }
-    opened: list[str] = []
-
-    def open_stand_in(path):
-        opened.append(Path(path).name)
-        return readers[Path(path).name]
-
-    monkeypatch.setattr(vision.pipeline, "open_session", open_stand_in)
-    for name in readers:
-        (tmp_path / name).write_bytes(b"stand-in")
+    opened = _stand_in_model_files(readers, tmp_path, monkeypatch)
     recogniser = Recogniser(dark, models_dir=tmp_path, sessions=(_LightOnly(detector), reader))
     for _ in range(2):
         pieces = recogniser.recognise(image, "bgr")["pieces"]
