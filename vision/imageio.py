@@ -129,6 +129,7 @@ def _from_array(array: np.ndarray, channels: str) -> LoadedImage:
         raise ImageError(f"{w}x{h} is too large (at most {MAX_PIXELS // 1_000_000} megapixels)")
     if min(h, w) < MIN_SIDE:
         raise ImageError(f"{w}x{h} is too small to hold pieces")
-    array = array[..., :3]
-    bgr = array[..., ::-1] if channels == "rgb" else array
-    return LoadedImage(np.ascontiguousarray(bgr), 1.0, w, h)
+    if channels == "rgb":  # swapped by OpenCV, as a loaded file's
+        swap = cv2.COLOR_RGB2BGR if array.shape[2] == 3 else cv2.COLOR_RGBA2BGR
+        return LoadedImage(cv2.cvtColor(np.ascontiguousarray(array), swap), 1.0, w, h)
+    return LoadedImage(np.ascontiguousarray(array[..., :3]), 1.0, w, h)
