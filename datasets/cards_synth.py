@@ -1226,6 +1226,7 @@ def render_test_layout(
     face_down: int = 0,
     dark_faces: bool = False,
     fan_step: float = 12.0,
+    index_letters: str = "en",
 ) -> CardScene:
     """A clean, fully specified photo for tests and benchmarks.
 
@@ -1233,13 +1234,16 @@ def render_test_layout(
     shows whole; at 5, a tight fan, only its left part);
     ``"row"``: overlapped sideways by 40 % of a card; ``"apart"``: side by side, both
     indices of every card showing. ``face_down`` backs lie to the right, not overlapping.
-    ``dark_faces``: a deck with dark faces printed in light inks.
+    ``dark_faces``: a deck with dark faces printed in light inks. ``index_letters``: the deck
+    language whose letters the courts and the ace print (``INDEX_LETTERS``).
     """
     rng = np.random.default_rng(seed)
     style_rng = np.random.default_rng(seed + 1)
     style = random_style(style_rng)
     if dark_faces:
         style = replace(style, **_dark_face(style_rng))
+    if index_letters != style.index_letters:
+        style = replace(style, index_letters=index_letters)
     card_h = card_w * style.aspect
     n = len(labels)
     margin = int(card_w * 0.6)

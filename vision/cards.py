@@ -86,6 +86,22 @@ def _own_glyphs() -> dict[str, tuple[int, ...]]:
 OWN_GLYPHS = _own_glyphs()
 
 
+def _jack_glyphs() -> tuple[tuple[int, ...], ...]:
+    """For each rank the reader reads (``CARD_RANKS``, then the joker): the ``GLYPHS`` indices
+    whose probabilities weigh it. Only the jack's letters count: J, W, B, V, which no other rank
+    prints in any deck (a deck named wrongly still reads right); every other rank shares the
+    rest. Queens', kings' and aces' letters are left to the reader: the glyph reader learned
+    rendered fonts only, and reads a real deck's 10 as a D (models/cards.md, "Reading the
+    letters")."""
+    jack = tuple(dict.fromkeys(GLYPHS.index(letters["J"]) for letters in INDEX_LETTERS.values()))
+    rest = tuple(i for i in range(len(GLYPHS)) if i not in jack)
+    return tuple(jack if rank == "J" else rest for rank in (*CARD_RANKS, "joker"))
+
+
+# A set reader's reading joins the glyph reader's by these (``JoinedGlyphs.classes``).
+JACK_GLYPHS = _jack_glyphs()
+
+
 def guess_letter_set(glyphs: np.ndarray, *, sure: float, votes: float, margin: float) -> str | None:
     """The index letter set a photo's decks print, from the glyph reader's probabilities for its
     boxes (boxes x ``GLYPHS``): each glyph read at least ``sure`` is a vote for the set that

@@ -17,7 +17,8 @@ model files, not a new module.
    kept only when read clearly (step 4).
 3. **Read** (``vision.twostage.read_boxes``): a crop cut square to each box, read as is and
    turned half a turn (averaged), with the kind's extra ``looks``; by the set's own reader
-   where the set has one (``set_readers``: a card deck printing other index letters), and a
+   where the set has one (``set_readers``: a card deck printing other index letters; its
+   reading joined with what a second reader reads each box prints, ``JoinedGlyphs``), and a
    photo without colour by the grey photos' reader where the kind has one (``grey_photos``). A
    photo shaped like one piece may also be read whole (``whole_photo``).
 4. **Label**: a reading whose "none" class is at least ``none_drop`` is dropped; the labels are
@@ -78,6 +79,7 @@ __all__ = [
     "MODELS_DIR",
     "SURENESS",
     "Heads",
+    "JoinedGlyphs",
     "KindSettings",
     "Looks",
     "Passes",
@@ -279,6 +281,17 @@ def _no_groups(pieces: list[dict]) -> tuple[list[dict], list[list[int]]]:
 
 
 @dataclass(frozen=True)
+class JoinedGlyphs:
+    """A set reader's reading joined with ``set_guess``'s reader's, which reads the letter an
+    index prints (``join_glyphs``): ``classes``, for each first-head class but "none", that
+    reader's classes a piece of it may show; joined only where it reads one class at least
+    ``sure`` (on a fragment or a small box its reading is no evidence)."""
+
+    classes: tuple[tuple[int, ...], ...]
+    sure: float
+
+
+@dataclass(frozen=True)
 class SetReader:
     """A reader of its own for one set of a kind (a deck printing other index letters), with
     the sure threshold ``meldcam calibrate --set`` chose for it, of its own sureness score
@@ -287,6 +300,7 @@ class SetReader:
     reader_file: str  # in the models folder
     sure_threshold: float
     sure_score: str | None = None
+    glyphs: JoinedGlyphs | None = None  # None: this reader alone
 
 
 @dataclass(frozen=True)
@@ -342,6 +356,8 @@ class KindSettings:
     # First-head classes that are each other turned half a turn (a 6 and a 9): with a reader's
     # ``value_turn`` head, settled by the way up its meld agrees on (``settle_turns``).
     turn_pairs: tuple[tuple[str, str], ...] = ()
+    # A set reader's ``SetReader.glyphs`` (set by ``Recogniser.for_set``).
+    glyphs: JoinedGlyphs | None = None
 
 
 def kind_settings(kind: str) -> KindSettings:
@@ -402,6 +418,7 @@ class Recogniser:
         own = dict(self.settings.set_readers).get(set_name) if set_name else None
         if own is None:
             return self
+        glyph_reader = self._glyph_reader() if own.glyphs is not None else None
         with self._set_lock:
             made = self._set_recognisers.get(set_name)
             if made is None:
@@ -411,6 +428,7 @@ class Recogniser:
                     sure_threshold=own.sure_threshold,
                     sure_score=own.sure_score or self.settings.sure_score,
                     set_readers=(),
+                    glyphs=own.glyphs,
                     grey_photos=self.settings.grey_photos
                     and replace(self.settings.grey_photos, reader_file=None),
                     # the set's reader reads its dark decks too, never sure (not calibrated)
@@ -431,6 +449,7 @@ class Recogniser:
                     None,
                 ) or open_session(self._model_path(own.reader_file))
                 made = Recogniser(settings, self.models_dir, sessions=(self.detector, reader))
+                made._guess_reader = glyph_reader  # one session for every set
                 self._set_recognisers[set_name] = made
         return made
 
@@ -465,13 +484,15 @@ class Recogniser:
         reading = self  # the recogniser whose reader and thresholds the pieces have
         told = read_as = None
         if guessing:
-            told = self._guess_set(bgr, readings)
+            detections = [r.detection for r in readings]
+            glyphs = self._read_glyphs(bgr, detections)
+            told = self.settings.set_guess.guess(glyphs) if readings else None
             read_as = told or untold
             allowed = self._check_set(read_as)
             reading = self.for_set(read_as)
             if reading is not self:  # the same boxes, read by the set's own reader
-                detections = [r.detection for r in readings]
-                readings = reading._read(bgr, detections, reading._reader_of(grey, inverted))
+                reader = reading._reader_of(grey, inverted)
+                readings = reading._read(bgr, detections, reader, glyphs)
         s = reading.settings
         pieces = reading._pieces(readings, allowed, loaded)
         pieces = drop_repeats(pieces, s.repeat_overlap, any_label=s.repeat_any_label)
@@ -543,18 +564,23 @@ class Recogniser:
             return invert_lightness(bgr), None, True
         return bgr, whole, False
 
-    def _guess_set(self, bgr: np.ndarray, readings: list[Reading]) -> str | None:
-        """The set ``bgr`` shows, told by ``SetGuess`` from the boxes of ``readings``."""
-        guess = self.settings.set_guess
-        if not readings:
-            return None
+    def _read_glyphs(self, bgr: np.ndarray, detections: list[Detection]) -> np.ndarray:
+        """``SetGuess``'s reader's first head for each box (boxes x classes; as is and turned
+        half a turn, averaged): what each index prints, which tells the set."""
+        session = self._glyph_reader()
+        if not detections:
+            return np.zeros((0, 0), dtype=np.float32)
+        size = self.settings.set_guess.crop_size or reader_crop_size(session)
+        crops = [cut_crop(bgr, d.box, size) for d in detections]
+        return read_views(session, crops)[0].mean(axis=0)
+
+    def _glyph_reader(self):
+        """``SetGuess.reader_file``'s session, opened on first use."""
         with self._set_lock:
             if self._guess_reader is None:
-                self._guess_reader = open_session(self._model_path(guess.reader_file))
-        size = guess.crop_size or reader_crop_size(self._guess_reader)
-        crops = [cut_crop(bgr, r.detection.box, size) for r in readings]
-        first = read_views(self._guess_reader, crops)[0]  # 2 (as is, turned) x boxes x classes
-        return guess.guess(first.mean(axis=0))
+                name = self.settings.set_guess.reader_file
+                self._guess_reader = open_session(self._model_path(name))
+            return self._guess_reader
 
     def _grey(self, bgr: np.ndarray) -> bool:
         """Whether ``bgr`` is a photo without colour, for a kind where that matters."""
@@ -595,9 +621,22 @@ class Recogniser:
                 return [reading]
         return self._read(bgr, detections, reader)
 
-    def _read(self, bgr: np.ndarray, detections: list[Detection], reader=None) -> list[Reading]:
+    def _read(
+        self, bgr: np.ndarray, detections: list[Detection], reader=None, glyphs=None
+    ) -> list[Reading]:
+        """The readings of ``detections`` by ``reader`` (default: the kind's), joined with the
+        glyph reader's (``glyphs``: read already) for a set reader that joins it."""
         reader = reader or self.reader
-        return read_boxes(reader, bgr, detections, self.crop_size, self.settings.looks)
+        readings = read_boxes(reader, bgr, detections, self.crop_size, self.settings.looks)
+        joined = self.settings.glyphs
+        if joined is None or not readings:
+            return readings
+        if glyphs is None:
+            glyphs = self._read_glyphs(bgr, detections)
+        return [
+            join_glyphs(r, g, joined.classes) if g.max() >= joined.sure else r
+            for r, g in zip(readings, glyphs, strict=True)
+        ]
 
     def _pieces(self, readings, allowed, loaded, keep: bool = False) -> list[dict]:
         """Reported pieces (with private "_" keys) of ``readings``; ``keep``: every reading,
@@ -644,6 +683,31 @@ class Recogniser:
             known = ", ".join(sets) if sets else f"none: {self.kind} have no sets"
             raise UnknownSet(f"unknown {self.kind} set {set_name!r}: use one of {known}")
         return sets[set_name]
+
+
+def join_glyphs(
+    reading: Reading, glyphs: np.ndarray, classes: tuple[tuple[int, ...], ...]
+) -> Reading:
+    """``reading`` with each first-head class but "none" weighed by the probability a second
+    reader (``glyphs``: its classes' probabilities for the same box) gives what a piece of that
+    class may show (``classes``, summed): two readers of one index, joined by Bayes as if
+    independent. "none" keeps its probability (the classes share what is left, as before), so
+    what is dropped as no piece is the reader's call alone."""
+    weights = np.array([glyphs[list(shown)].sum() for shown in classes])
+    n = len(classes)
+
+    def joined(first: np.ndarray) -> np.ndarray:
+        out = first.astype(np.float64)
+        weighed = out[:n] * weights
+        out[:n] = weighed * (out[:n].sum() / max(float(weighed.sum()), 1e-12))
+        return out.astype(first.dtype)
+
+    views = reading.first_views
+    return replace(
+        reading,
+        first=joined(reading.first),
+        first_views=None if views is None else np.stack([joined(v) for v in views]),
+    )
 
 
 def _entry(ranked: list[tuple[str, float]], reading: Reading, loaded, heads: Heads) -> dict:

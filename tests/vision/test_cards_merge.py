@@ -66,6 +66,22 @@ def test_each_letter_set_is_told_by_the_letters_only_it_prints():
     assert own == {"en": ["J", "Q"], "pl": ["W"], "de": ["B"], "fr": ["V", "R"]}
 
 
+def test_only_the_jacks_letters_weigh_a_set_readers_ranks():
+    """A set reader's reading joins the glyph reader's by ``JACK_GLYPHS``: the jack by every
+    letter some deck prints for it (J W B V), every other rank by the rest, queens', kings' and
+    aces' letters among them (the glyph reader reads a real deck's 10 as a D)."""
+    from meldcam.vocabulary import CARD_RANKS
+    from vision.cards import GLYPHS, JACK_GLYPHS
+
+    shown = {
+        rank: [GLYPHS[g] for g in glyphs]
+        for rank, glyphs in zip((*CARD_RANKS, "joker"), JACK_GLYPHS, strict=True)
+    }
+    assert shown.pop("J") == ["J", "W", "B", "V"]
+    assert all(glyphs == ["none", "Q", "K", "A", "D", "R"] for glyphs in shown.values())
+    assert CARDS.heads.first == (*CARD_RANKS, "joker")  # the reader's classes, in that order
+
+
 def guess_letter_set(glyphs: np.ndarray) -> str | None:
     """The shipped rule (``vision.kinds.CARDS.set_guess``)."""
     return CARDS.set_guess.guess(glyphs)

@@ -129,6 +129,26 @@ def test_a_deck_with_its_own_letters_reads_grey_photos_with_its_own_reader(cards
     assert cards.settings.grey_photos.reader_file == "card_reader_grey.onnx"
 
 
+@pytest.mark.parametrize(("layout", "seed"), [("fan", 5), ("row", 3)])
+def test_a_german_decks_b_jacks_are_read_as_jacks(cards, layout, seed):
+    """A German deck's jack prints B, which the letters reader alone reads as an 8; joined
+    with the glyph reader's reading of the printed letter, the game naming the deck German
+    reads every card (models/cards.md, "Reading the letters")."""
+    from dataclasses import replace
+
+    from vision.pipeline import Recogniser
+
+    hand = ["JS", "QD", "KH", "AC", "JD", "7C", "10H"]
+    image = render_test_layout(hand, layout=layout, seed=seed, index_letters="de").image
+    german = cards.for_set("de")
+    assert _labels(german.recognise(image, channels="bgr")) == Counter(hand)
+    alone = Recogniser(
+        replace(german.settings, glyphs=None), sessions=(german.detector, german.reader)
+    )
+    misread = _labels(_read(alone, image))
+    assert misread["JS"] + misread["JD"] == 0 and misread["8S"] + misread["8D"] >= 1, misread
+
+
 def test_a_decks_index_letters_are_told_from_the_photo(cards):
     """A rendered table of a Polish deck (five W jacks showing; the glyph reader never saw this
     scene) is told Polish and read as a Polish deck is; a hand of an English deck whose jacks

@@ -304,6 +304,56 @@ def test_a_set_told_from_the_photo_reads_the_same_boxes_as_that_set(
         )
 
 
+def test_a_set_reader_joins_the_glyph_readers_reading_of_each_box(stand_in, tmp_path, monkeypatch):
+    """A set reader with ``glyphs`` weighs each class by what ``set_guess``'s reader
+    reads its box shows: the patch read 9 (0.8) or 10 (0.2) reads 10 where the glyph reader
+    says (0.9) it shows what only a 10 shows, unless the set asks that reader to be surer;
+    "none" stays the set reader's own (the dark patch is no piece); one glyph reader session
+    serves every set, read boxes too."""
+    from vision.pipeline import JoinedGlyphs, SetGuess, SetReader
+
+    image, settings, sessions = stand_in
+    every = frozenset(settings.heads.vocabulary())
+    classes = tuple((1,) if value == "10" else (0,) for value in settings.heads.first)
+    kind = replace(
+        settings,
+        sets=(("plain", every), ("glyphs", every), ("stricter", every)),
+        set_readers=(
+            ("glyphs", SetReader("reader.onnx", 1.01, glyphs=JoinedGlyphs(classes, 0.8))),
+            ("stricter", SetReader("reader.onnx", 1.01, glyphs=JoinedGlyphs(classes, 0.95))),
+        ),
+        set_guess=SetGuess("glyphs.onnx", lambda _glyphs: None, crop_size=32),
+    )
+    glyph = np.array([0.1, 0.9, 0.0], np.float32), np.eye(4, dtype=np.float32)[0]
+    readers = {"reader.onnx": sessions[1], "glyphs.onnx": type(sessions[1])({0: glyph})}
+    opened = _stand_in_model_files(readers, tmp_path, monkeypatch)
+    recogniser = Recogniser(kind, models_dir=tmp_path, sessions=sessions)
+    for set_name in ("plain", "stricter"):
+        pieces = recogniser.recognise(image, channels="bgr", set_name=set_name)["pieces"]
+        assert [p["label"] for p in pieces] == ["red-5", "blue-9"]
+    pieces = recogniser.recognise(image, channels="bgr", set_name="glyphs")["pieces"]
+    assert [p["label"] for p in pieces] == ["red-5", "blue-10"]
+    assert pieces[1]["confidence"] > 0.6  # 0.2 x 0.9 against 0.8 x 0.1
+    boxes = recogniser.read_boxes(image, [[140, 20, 200, 100]], "bgr", set_name="glyphs")
+    assert [p["label"] for p in boxes] == ["blue-10"]
+    assert opened.count("glyphs.onnx") == 1
+
+
+def test_joining_a_second_readers_reading_keeps_none_as_read():
+    from vision.detector import Detection
+    from vision.pipeline import join_glyphs
+    from vision.twostage import Reading
+
+    views = np.array([[0.5, 0.3, 0.2], [0.3, 0.5, 0.2]], np.float32)
+    reading = Reading(Detection((0, 0, 1, 1), 1.0, 0), views.mean(0), np.ones(1), views)
+    joined = join_glyphs(reading, np.array([0.2, 0.8]), ((0,), (1,)))
+    assert np.allclose(joined.first, [0.8 * 0.4 * 0.2 / 0.4, 0.8 * 0.4 * 0.8 / 0.4, 0.2])
+    assert joined.first[-1] == reading.first[-1] and joined.first.dtype == np.float32
+    assert np.allclose(joined.first_views[:, -1], 0.2)
+    assert np.allclose(joined.first_views.sum(axis=1), 1.0)
+    assert joined.second is reading.second
+
+
 def test_cards_are_read_for_a_decks_index_letters():
     """Every card is in every letter set; decks with other letters than English have a reader
     of their own, shipped in the models folder."""
