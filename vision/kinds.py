@@ -112,9 +112,10 @@ DOMINOES = KindSettings(
 )
 
 
-def _letters_reader(letter_set: str, sure_threshold: float) -> SetReader:
-    """The reader of decks printing ``letter_set``'s index letters, whether an index prints a
-    jack's letter weighed by the glyph reader too (models/cards.md, "Reading the letters")."""
+def _letters_reader(sure_threshold: float) -> SetReader:
+    """The reader of decks printing other index letters than English, whether an index prints
+    a jack's letter weighed by the glyph reader too (the same for every set: each jack's letter
+    means a jack in any deck; models/cards.md, "Reading the letters")."""
     return SetReader(
         cards.LETTERS_READER,
         sure_threshold,
@@ -188,9 +189,9 @@ CARDS = KindSettings(
     # (German's first, 0.81848, checked at 0.9949; models/cards.md, "Reading the letters").
     sets=cards.letter_sets(),
     set_readers=(
-        ("pl", _letters_reader("pl", 0.8348)),
-        ("de", _letters_reader("de", 0.8399)),
-        ("fr", _letters_reader("fr", 0.85318)),
+        ("pl", _letters_reader(0.8348)),
+        ("de", _letters_reader(0.8399)),
+        ("fr", _letters_reader(0.85318)),
     ),
     # No letters given (``set_name`` "auto"): told from the letters the courts and aces print,
     # a glyph read at least 0.95 surely a vote (models/cards.md, "Telling the letters").
