@@ -78,6 +78,11 @@ LETTER_SETS_BY_PRINT: dict[str, str] = {printed_letters(name): name for name in 
 LETTERS_FROM_PHOTO = "from the photo"
 # What a photo whose letters are not told is read as: an English deck (no set given).
 UNTOLD_LETTERS = "en"
+# A deck told from its photo to print other letters than English ones (a queen's D) where the
+# photo shows none of the letters that say which (a jack's W, B or V, a French king's R): read
+# by the reader of every such deck, at the strictest of their sure thresholds. Not a set a
+# player names (``PHOTO_SETS``): only a photo tells it.
+OTHER_LETTERS = "other"
 
 # A photo read for the set it shows, told from the photo itself (cards: the deck's index
 # letters, by the letters its courts and aces print); where it does not tell, as no set.

@@ -69,9 +69,10 @@ def test_the_letters_benchmark_counts_what_each_photo_was_told():
             self.asked.append(set_name)
             return {"pieces": [], "set": self.tells.pop(0)}
 
-    stub = Stub(["pl", None, "de", "pl"])
+    stub = Stub(["pl", None, "de", "pl", "other"])
     telling = Telling(stub)
-    for _ in range(4):
+    for _ in range(5):
         telling.recognise("photo.jpg")
-    assert stub.asked == ["auto"] * 4
-    assert telling.tally("pl") == "2/1/1"  # told right / told another / not told
+    assert stub.asked == ["auto"] * 5
+    # told right / told only other letters than English / told another / not told
+    assert telling.tally("pl") == "2/1/1/1"

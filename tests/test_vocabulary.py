@@ -121,7 +121,8 @@ def test_domino_sets_read_from_a_photo_are_the_sets_of_one_copy():
 
 def test_a_deck_is_named_by_the_letters_it_prints():
     """The Gin option's choices are what each letter set prints on J Q K A, and name it back;
-    the card recogniser's sets are those letter sets."""
+    the card recogniser's sets are those letter sets, and a deck a photo tells only to print
+    other letters than English ones, which no player names."""
     from scorer.gin import OPTIONS
     from vision.kinds import CARDS
 
@@ -136,7 +137,9 @@ def test_a_deck_is_named_by_the_letters_it_prints():
     option = next(o for o in OPTIONS if o.name == "index_letters")
     assert option.choices == (*vocabulary.LETTER_SETS_BY_PRINT, vocabulary.LETTERS_FROM_PHOTO)
     assert option.default == vocabulary.LETTERS_FROM_PHOTO  # told from each photo unless named
-    assert [name for name, _labels in CARDS.sets] == list(vocabulary.INDEX_LETTERS)
+    sets = [name for name, _labels in CARDS.sets]
+    assert sets == [*vocabulary.INDEX_LETTERS, vocabulary.OTHER_LETTERS]
+    assert vocabulary.OTHER_LETTERS not in vocabulary.PHOTO_SETS["cards"]
 
 
 def test_the_vocabulary_imports_nothing():

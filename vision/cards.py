@@ -33,7 +33,15 @@ from pathlib import Path
 
 import numpy as np
 
-from meldcam.vocabulary import CARD_JOKER, CARD_RANKS, CARD_SUITS, INDEX_LETTERS, card_name
+from meldcam.vocabulary import (
+    CARD_JOKER,
+    CARD_RANKS,
+    CARD_SUITS,
+    INDEX_LETTERS,
+    OTHER_LETTERS,
+    UNTOLD_LETTERS,
+    card_name,
+)
 from vision.layout import group_cards
 from vision.pipeline import MODELS_DIR, Recogniser
 
@@ -65,11 +73,12 @@ def __getattr__(name: str):
 
 def letter_sets() -> tuple[tuple[str, frozenset[str]], ...]:
     """The cards' sets: a deck by the index letters it prints (``INDEX_LETTERS``: "en", "pl",
-    "de", "fr"), each holding every card; a card keeps its English name whatever it prints."""
+    "de", "fr"; and ``OTHER_LETTERS``, a deck told to print some other language's), each
+    holding every card; a card keeps its English name whatever it prints."""
     every = frozenset(
         [CARD_JOKER, *(card_name(rank, suit) for rank in CARD_RANKS for suit in CARD_SUITS)]
     )
-    return tuple((name, every) for name in INDEX_LETTERS)
+    return tuple((name, every) for name in (*INDEX_LETTERS, OTHER_LETTERS))
 
 
 def _own_glyphs() -> dict[str, tuple[int, ...]]:
@@ -84,6 +93,12 @@ def _own_glyphs() -> dict[str, tuple[int, ...]]:
 
 
 OWN_GLYPHS = _own_glyphs()
+# The glyphs no English deck prints (D, W, B, V, R): a deck with other letters, whichever.
+FOREIGN_GLYPHS = tuple(
+    i
+    for i, glyph in enumerate(GLYPHS)
+    if glyph != "none" and glyph not in INDEX_LETTERS[UNTOLD_LETTERS].values()
+)
 
 
 def _jack_glyphs() -> tuple[tuple[int, ...], ...]:
@@ -102,18 +117,25 @@ def _jack_glyphs() -> tuple[tuple[int, ...], ...]:
 JACK_GLYPHS = _jack_glyphs()
 
 
-def guess_letter_set(glyphs: np.ndarray, *, sure: float, votes: float, margin: float) -> str | None:
+def guess_letter_set(
+    glyphs: np.ndarray, *, sure: float, votes: float, margin: float, other: str | None = None
+) -> str | None:
     """The index letter set a photo's decks print, from the glyph reader's probabilities for its
     boxes (boxes x ``GLYPHS``): each glyph read at least ``sure`` is a vote for the set that
     alone prints it, and a set is told when its votes (their probabilities summed) reach
-    ``votes`` and ``margin`` times any other set's; None otherwise (a photo of number cards
-    only: every set prints them alike). The numbers are data (``vision.kinds.CARDS``)."""
-    tally = {
-        name: float(np.where(glyphs[:, own] >= sure, glyphs[:, own], 0.0).sum())
-        for name, own in OWN_GLYPHS.items()
-    }
+    ``votes`` and ``margin`` times any other set's. Where none is, ``other`` (``OTHER_LETTERS``)
+    is told when the glyphs no English deck prints (a queen's D above all: every other set
+    prints it) pass the same test against the English ones; None otherwise (a photo of number
+    cards only: every set prints them alike). The numbers are data (``vision.kinds.CARDS``)."""
+    counted = np.where(glyphs >= sure, glyphs, 0.0)
+    tally = {name: float(counted[:, own].sum()) for name, own in OWN_GLYPHS.items()}
     (best, most), (_second, next_most) = sorted(tally.items(), key=lambda kv: -kv[1])[:2]
-    return best if most >= votes and most >= margin * next_most else None
+    if most >= votes and most >= margin * next_most:
+        return best
+    foreign = float(counted[:, FOREIGN_GLYPHS].sum())
+    if other is not None and foreign >= votes and foreign >= margin * tally[UNTOLD_LETTERS]:
+        return other
+    return None
 
 
 def _centre(box) -> np.ndarray:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from meldcam.vocabulary import OTHER_LETTERS
 from vision import cards, dominoes, tiles
 from vision.errors import RecogniserUnavailable
 from vision.labels import CARD_JOKER, CARD_RANKS, CARD_SUITS, PIP_COUNTS, TILE_COLOURS, TILE_VALUES
@@ -192,11 +193,16 @@ CARDS = KindSettings(
         ("pl", _letters_reader(0.8348)),
         ("de", _letters_reader(0.8399)),
         ("fr", _letters_reader(0.85318)),
+        # a deck told to print other letters, not which: the strictest of the three
+        (OTHER_LETTERS, _letters_reader(0.85318)),
     ),
     # No letters given (``set_name`` "auto"): told from the letters the courts and aces print,
-    # a glyph read at least 0.95 surely a vote (models/cards.md, "Telling the letters").
+    # a glyph read at least 0.95 surely a vote; a deck whose queens' Ds show, but none of the
+    # letters that say which deck, is read as one printing other letters (models/cards.md,
+    # "Telling the letters").
     set_guess=SetGuess(
-        cards.GLYPH_READER, partial(cards.guess_letter_set, sure=0.95, votes=1.0, margin=3.0)
+        cards.GLYPH_READER,
+        partial(cards.guess_letter_set, sure=0.95, votes=1.0, margin=3.0, other=OTHER_LETTERS),
     ),
     none_drop=0.5,
     report_floor=0.3,  # an index is used when read at least this surely

@@ -51,6 +51,7 @@ from meldcam.vocabulary import (
     INDEX_LETTERS,
     LETTER_SETS_BY_PRINT,
     LETTERS_FROM_PHOTO,
+    OTHER_LETTERS,
     UNTOLD_LETTERS,
     printed_letters,
 )
@@ -309,9 +310,12 @@ def set_name_of(kind: str, rules: Rules | None) -> str | None:
 
 def game_told_set(session: Session, game_id: str, kind: str) -> str | None:
     """The set the game's earlier photos of ``kind`` were told to show (their readings' "set",
-    read with ``AUTO_SET``): the one told most, when told at least twice as often as any other;
-    None when none was told. One deck plays a whole game, and a hand photo showing none of its
-    own letters (no jack in a Polish hand) is then read for the deck its other photos showed."""
+    read with ``AUTO_SET``): the one told most, when told at least twice as often as any other
+    (a photo told only ``OTHER_LETTERS`` counting for every deck but the English one, and
+    against it); else ``OTHER_LETTERS`` where the photos telling other letters than English,
+    whichever, are twice the English ones; None when none was told. One deck plays a whole
+    game, and a hand photo showing none of its own letters (no jack in a Polish hand) is then
+    read for the deck its other photos showed."""
     readings = session.execute(
         select(Photo.recognition).where(Photo.game_id == game_id, Photo.kind == kind)
     ).scalars()
@@ -320,9 +324,20 @@ def game_told_set(session: Session, game_id: str, kind: str) -> str | None:
         for r in readings
         if isinstance(r, dict) and r.get("set") and r.get("set_from") != "game"  # told itself
     )
-    ranked = [*told.most_common(2), (None, 0), (None, 0)]
+    # A photo told only that the deck prints other letters (``OTHER_LETTERS``) backs each deck
+    # printing such letters, and stands against an English one as they do.
+    other = told.pop(OTHER_LETTERS, 0)
+    backed = Counter(
+        {name: n + (0 if name == UNTOLD_LETTERS else other) for name, n in told.items()}
+    )
+    ranked = [*backed.most_common(2), (None, 0), (None, 0)]
     (best, most), (_other, next_most) = ranked[0], ranked[1]
-    return best if most >= 2 * next_most and best is not None else None
+    if best == UNTOLD_LETTERS:
+        next_most = max(next_most, other)
+    if best is not None and most >= 2 * next_most:
+        return best
+    foreign = other + sum(n for name, n in told.items() if name != UNTOLD_LETTERS)
+    return OTHER_LETTERS if foreign and foreign >= 2 * told[UNTOLD_LETTERS] else None
 
 
 def recognise_for_game(

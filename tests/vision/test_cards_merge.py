@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from meldcam.vocabulary import OTHER_LETTERS
 from vision.cards import merge_corners
 from vision.kinds import CARDS
 from vision.labels import CARD_NONE, CARD_SUITS, card_label, split_card_label
@@ -93,9 +94,10 @@ def test_a_deck_is_told_by_its_courts_and_not_by_what_every_deck_prints():
     assert guess_letter_set(_glyphs(("W", 1.0))) == "pl"  # ... unless read as certain
     assert guess_letter_set(_glyphs(("J", 0.97), ("Q", 0.96), ("A", 0.99))) == "en"
     assert guess_letter_set(_glyphs(("V", 0.97), ("R", 0.99), ("D", 0.99))) == "fr"
-    assert guess_letter_set(_glyphs(("V", 0.6), ("R", 0.99), ("D", 0.99))) is None
+    # an unsure V: not told French, but R and D are no English deck's letters
+    assert guess_letter_set(_glyphs(("V", 0.6), ("R", 0.99), ("D", 0.99))) == OTHER_LETTERS
     assert guess_letter_set(_glyphs(("B", 0.99), ("B", 0.97))) == "de"
-    # K, D and A are printed by several sets; numbers by all: nothing told
+    # K, D and A are printed by several sets; numbers by all: nothing told by one D
     assert guess_letter_set(_glyphs(("K", 0.99), ("D", 0.99), ("A", 0.99))) is None
     assert guess_letter_set(_glyphs(("none", 1.0))) is None
     assert guess_letter_set(np.zeros((0, 10), np.float32)) is None
@@ -106,3 +108,20 @@ def test_unsure_or_conflicting_letters_tell_nothing():
     assert guess_letter_set(_glyphs(("W", 0.99), ("J", 0.99))) is None  # a jack of each
     assert guess_letter_set(_glyphs(("W", 0.99), ("W", 0.99), ("J", 0.96))) is None
     assert guess_letter_set(_glyphs(("W", 0.99), ("W", 0.99), ("W", 0.99), ("J", 0.9))) == "pl"
+
+
+def test_a_deck_showing_its_queens_d_but_not_which_deck_is_told_to_print_other_letters():
+    """D is every set's queen but the English one: two Ds tell a deck with other letters
+    (``OTHER_LETTERS``, read by their reader) where nothing says which; as sure as a set's own
+    letters must be, and outweighing the English ones three times."""
+    assert guess_letter_set(_glyphs(("D", 0.99), ("D", 0.97), ("K", 0.99))) == OTHER_LETTERS
+    assert guess_letter_set(_glyphs(("D", 0.99), ("D", 0.9))) is None  # one read unsurely
+    assert guess_letter_set(_glyphs(("D", 0.99), ("D", 0.99), ("Q", 0.99))) is None  # an English Q
+    assert guess_letter_set(_glyphs(*[("D", 0.99)] * 3, ("J", 0.97))) == OTHER_LETTERS
+    # a W and a B: a deck with other letters, which undecided
+    assert guess_letter_set(_glyphs(("W", 0.99), ("B", 0.99), ("D", 0.98))) == OTHER_LETTERS
+    assert guess_letter_set(_glyphs(("W", 0.99), ("D", 0.99), ("D", 0.99))) == OTHER_LETTERS
+    readers = dict(CARDS.set_readers)
+    other = readers.pop(OTHER_LETTERS)  # the same reader, at the strictest threshold
+    assert other.sure_threshold == max(reader.sure_threshold for reader in readers.values())
+    assert {reader.reader_file for reader in readers.values()} == {other.reader_file}

@@ -163,3 +163,23 @@ def test_a_decks_index_letters_are_told_from_the_photo(cards):
     hand = ["JS", "QD", "JH", "QC", "KC", "2H", "9D"]
     english = render_test_layout(hand, layout="row", seed=3).image
     assert cards.recognise(english, channels="bgr", set_name="auto")["set"] in ("en", None)
+
+
+@pytest.mark.parametrize(("letters", "layout", "seed"), [("pl", "row", 3), ("fr", "fan", 5)])
+def test_a_deck_whose_queens_show_but_no_jack_is_read_as_one_with_other_letters(
+    cards, letters, layout, seed
+):
+    """A hand of a Polish or French deck without a jack (nor a French king's R) shows only
+    letters several decks print: its queens' Ds tell no deck, but that the deck's letters are
+    not English ones ("other"), and it is read as a deck with other letters is, by their
+    reader at the strictest of their thresholds."""
+    from meldcam.vocabulary import OTHER_LETTERS
+
+    hand = ["QS", "QD", "AH", "AC", "7C", "10H", "2D"]
+    image = render_test_layout(hand, layout=layout, seed=seed, index_letters=letters).image
+    told = cards.recognise(image, channels="bgr", set_name="auto")
+    assert told["set"] == OTHER_LETTERS
+    assert _labels(told) == Counter(hand)
+    assert (
+        told["pieces"] == cards.recognise(image, channels="bgr", set_name=OTHER_LETTERS)["pieces"]
+    )

@@ -355,16 +355,16 @@ def test_joining_a_second_readers_reading_keeps_none_as_read():
 
 
 def test_cards_are_read_for_a_decks_index_letters():
-    """Every card is in every letter set; decks with other letters than English have a reader
-    of their own, shipped in the models folder."""
-    from meldcam.vocabulary import INDEX_LETTERS
+    """Every card is in every letter set; decks with other letters than English (and a deck
+    told only to print such letters) have a reader of their own, shipped in the models folder."""
+    from meldcam.vocabulary import INDEX_LETTERS, OTHER_LETTERS
     from vision.pipeline import MODELS_DIR
 
     sets = dict(CARDS.sets)
-    assert tuple(sets) == tuple(INDEX_LETTERS)
+    assert tuple(sets) == (*INDEX_LETTERS, OTHER_LETTERS)
     assert all(labels == frozenset(CARDS.heads.vocabulary()) for labels in sets.values())
     readers = dict(CARDS.set_readers)
-    assert set(readers) == set(INDEX_LETTERS) - {"en"}
+    assert set(readers) == set(INDEX_LETTERS) - {"en"} | {OTHER_LETTERS}
     # each letter set sure by the score its threshold was calibrated with
     assert {reader.sure_score for reader in readers.values()} == {"confidence"}
     for own in readers.values():

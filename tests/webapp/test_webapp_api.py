@@ -287,6 +287,36 @@ def test_a_games_photo_that_tells_no_deck_is_read_for_the_deck_its_photos_showed
     assert read()["set"] is None and reader.calls[-1] == {"set_name": "auto"}  # reads as English
 
 
+def test_a_deck_told_only_to_print_other_letters_backs_the_deck_its_photos_name(
+    app: Flask, client: FlaskClient, make_game
+):
+    """A photo showing a queen's D but no letter that says which deck ("other": some deck with
+    other letters than J Q K A) is shown so, and a game's photos that tell it read the game's
+    untold photos so; a photo naming the deck (two Ws) then settles which, the "other" photos
+    backing it against one told English."""
+    reader = TellingReader(["other", "other", None, "en", "pl", None])
+    app.config["RECOGNISER_FACTORY"] = lambda kind: reader
+    made = make_game("gin")
+    headers = {"X-Edit-Token": made["edit_token"]}
+
+    def read() -> dict[str, Any]:
+        fields = {"kind": "cards", "game": made["id"], "photo": (io.BytesIO(jpeg_bytes()), "p.jpg")}
+        response = client.post("/api/recognise", data=fields, headers=headers)
+        assert response.status_code == 200, response.json
+        return response.json
+
+    first = read()
+    assert first["set"] == "other" and "set_letters" not in first and "set_from" not in first
+    assert read()["set"] == "other"
+    untold = read()  # told nothing: read as the deck the game's photos showed
+    assert (untold["set"], untold["set_from"]) == ("other", "game")
+    assert reader.calls[-1] == {"set_name": "auto", "untold": "other"}
+    assert read()["set"] == "en"  # two photos of other letters against one English
+    assert read()["set"] == "pl"  # Polish once, backed by the two "other": Polish, not English
+    last = read()
+    assert (last["set"], last["set_from"], last["set_letters"]) == ("pl", "game", "WDKA")
+
+
 def test_dominoes_without_a_game_are_read_with_no_set(app: Flask, client: FlaskClient):
     reader = SetAwareReader()
     app.config["RECOGNISER_FACTORY"] = lambda kind: reader

@@ -433,9 +433,13 @@ const Meldcam = (() => {
             "Read {count} pieces in {seconds} s, added to the {before} already here.", count, { seconds, before })
           : tn("Read {count} piece in {seconds} s.", "Read {count} pieces in {seconds} s.", count, { seconds });
         // a deck whose letters were told, not named by the game: shown, so a wrong one is seen
-        const deck = !data.set_letters ? ""
-          : data.set_from === "game" ? t("Read as a {letters} deck, as this game's other photos showed.", { letters: data.set_letters })
-            : t("Read as a {letters} deck, told from its letters.", { letters: data.set_letters });
+        const fromGame = data.set_from === "game";
+        const deck = data.set === "other"  // a queen's D, not which deck's: vision's OTHER_LETTERS
+          ? (fromGame ? t("Read as a deck with other letters than J Q K A, as this game's other photos showed.")
+            : t("Read as a deck with other letters than J Q K A, told from its letters."))
+          : !data.set_letters ? ""
+            : fromGame ? t("Read as a {letters} deck, as this game's other photos showed.", { letters: data.set_letters })
+              : t("Read as a {letters} deck, told from its letters.", { letters: data.set_letters });
         this.countStatus(read + " " + (deck ? deck + " " : ""));
       }
     }
