@@ -113,6 +113,13 @@ DOMINOES = KindSettings(
 )
 
 
+# Each letter set's sure threshold for its letters reader (``CARDS.set_readers``): `meldcam
+# calibrate --kind cards --set SET --scenes 600` (600 look-6 scenes of decks printing that set's
+# letters), checked on 300 fresh ones (`--seed 20261205 --scenes 300`), the higher of the two
+# seeds' (German's first, 0.81848, checked at 0.9949; models/cards.md, "Reading the letters").
+LETTER_SET_THRESHOLDS = {"pl": 0.8348, "de": 0.8399, "fr": 0.85318}
+
+
 def _letters_reader(sure_threshold: float) -> SetReader:
     """The reader of decks printing other index letters than English, whether an index prints
     a jack's letter weighed by the glyph reader too (the same for every set: each jack's letter
@@ -184,17 +191,12 @@ CARDS = KindSettings(
     grey_photos=GreyPhotos(reader_file=cards.GREY_READER),
     # The deck's index letters (a game option; none given: read as "en"). Decks printing other
     # letters are read by a reader fine-tuned on them (models/cards.md, "Index letters"), sure
-    # by each set's own threshold: `meldcam calibrate --kind cards --set SET --scenes 600`
-    # (600 look-6 scenes of decks printing that set's letters), checked on 300 fresh ones
-    # (`--seed 20261205 --scenes 300`), each set's threshold the higher of the two seeds'
-    # (German's first, 0.81848, checked at 0.9949; models/cards.md, "Reading the letters").
+    # by each set's own threshold (``LETTER_SET_THRESHOLDS``).
     sets=cards.letter_sets(),
     set_readers=(
-        ("pl", _letters_reader(0.8348)),
-        ("de", _letters_reader(0.8399)),
-        ("fr", _letters_reader(0.85318)),
+        *((name, _letters_reader(threshold)) for name, threshold in LETTER_SET_THRESHOLDS.items()),
         # a deck told to print other letters, not which: the strictest of the three
-        (OTHER_LETTERS, _letters_reader(0.85318)),
+        (OTHER_LETTERS, _letters_reader(max(LETTER_SET_THRESHOLDS.values()))),
     ),
     # No letters given (``set_name`` "auto"): told from the letters the courts and aces print,
     # a glyph read at least 0.95 surely a vote; a deck whose queens' Ds show, but none of the
