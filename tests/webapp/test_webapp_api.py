@@ -6,6 +6,7 @@ import io
 import os
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -256,6 +257,19 @@ class TellingReader(SetAwareReader):
         return result
 
 
+def _gin_photo_reading(client: FlaskClient, made: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    """Sends a card photo to the game ``made`` and returns the reading (200 asserted)."""
+    headers = {"X-Edit-Token": made["edit_token"]}
+
+    def read() -> dict[str, Any]:
+        fields = {"kind": "cards", "game": made["id"], "photo": (io.BytesIO(jpeg_bytes()), "p.jpg")}
+        response = client.post("/api/recognise", data=fields, headers=headers)
+        assert response.status_code == 200, response.json
+        return response.json
+
+    return read
+
+
 def test_a_games_photo_that_tells_no_deck_is_read_for_the_deck_its_photos_showed(
     app: Flask, client: FlaskClient, make_game
 ):
@@ -265,14 +279,7 @@ def test_a_games_photo_that_tells_no_deck_is_read_for_the_deck_its_photos_showed
     reading itself gave, and not when they disagree."""
     reader = TellingReader(["pl", None, None, "en", None, "en", None])
     app.config["RECOGNISER_FACTORY"] = lambda kind: reader
-    made = make_game("gin")
-    headers = {"X-Edit-Token": made["edit_token"]}
-
-    def read() -> dict[str, Any]:
-        fields = {"kind": "cards", "game": made["id"], "photo": (io.BytesIO(jpeg_bytes()), "p.jpg")}
-        response = client.post("/api/recognise", data=fields, headers=headers)
-        assert response.status_code == 200, response.json
-        return response.json
+    read = _gin_photo_reading(client, make_game("gin"))
 
     first = read()
     assert (first["set"], first["set_letters"]) == ("pl", "WDKA")
@@ -296,14 +303,7 @@ def test_a_deck_told_only_to_print_other_letters_backs_the_deck_its_photos_name(
     backing it against one told English."""
     reader = TellingReader(["other", "other", None, "en", "pl", None])
     app.config["RECOGNISER_FACTORY"] = lambda kind: reader
-    made = make_game("gin")
-    headers = {"X-Edit-Token": made["edit_token"]}
-
-    def read() -> dict[str, Any]:
-        fields = {"kind": "cards", "game": made["id"], "photo": (io.BytesIO(jpeg_bytes()), "p.jpg")}
-        response = client.post("/api/recognise", data=fields, headers=headers)
-        assert response.status_code == 200, response.json
-        return response.json
+    read = _gin_photo_reading(client, make_game("gin"))
 
     first = read()
     assert first["set"] == "other" and "set_letters" not in first and "set_from" not in first
