@@ -331,7 +331,7 @@ def game_told_set(session: Session, game_id: str, kind: str) -> str | None:
         {name: n + (0 if name == UNTOLD_LETTERS else other) for name, n in told.items()}
     )
     ranked = [*backed.most_common(2), (None, 0), (None, 0)]
-    (best, most), (_other, next_most) = ranked[0], ranked[1]
+    (best, most), (_second, next_most) = ranked[0], ranked[1]
     if best == UNTOLD_LETTERS:
         next_most = max(next_most, other)
     if best is not None and most >= 2 * next_most:

@@ -434,7 +434,7 @@ const Meldcam = (() => {
           : tn("Read {count} piece in {seconds} s.", "Read {count} pieces in {seconds} s.", count, { seconds });
         // a deck whose letters were told, not named by the game: shown, so a wrong one is seen
         const fromGame = data.set_from === "game";
-        const deck = data.set === "other"  // a queen's D, not which deck's: vision's OTHER_LETTERS
+        const deck = data.set === "other"  // a queen's D, not which deck's: meldcam.vocabulary.OTHER_LETTERS
           ? (fromGame ? t("Read as a deck with other letters than J Q K A, as this game's other photos showed.")
             : t("Read as a deck with other letters than J Q K A, told from its letters."))
           : !data.set_letters ? ""
