@@ -193,6 +193,10 @@ class DeckStyle:
     # The Q printed as most English-pattern decks print it: a narrow O crossed near its foot by
     # a bar reaching out on both sides (the font's own Q otherwise).
     crossed_q: bool = False
+    # The 10 printed as many real decks print it: a plain I and a tall narrow O ("IO", as the
+    # real `cd3_` deck's), the O this share of the font's O wide (0: the font's own 10); the
+    # first glyph reader took such a real 10 for a D (models/cards.md, "Telling the letters").
+    narrow_ten: float = 0.0
 
 
 FLAT_THREE = "\u01b7"  # capital ezh: a 3 with a flat top bar
@@ -430,6 +434,8 @@ def index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
         draw = ImageDraw.Draw(img)
         if rank == "Q" and style.crossed_q:
             img, top = _crossed_q(img, font, ink, text_h * 1.5)
+        elif rank == "10" and style.narrow_ten:
+            img, top = _narrow_ten(img, font, ink, text_h * 1.5, style.narrow_ten)
         else:
             draw.text((text_h * 1.5, 0), rank, fill=ink, font=font, anchor="mt")
             top = draw.textbbox((text_h * 1.5, 0), rank, font=font, anchor="mt")
@@ -443,6 +449,33 @@ def index_stamp(style: DeckStyle, label: str, width: int) -> Image.Image:
         img.alpha_composite(pip, (int(text_h * 1.5 - pip.width / 2), int(top[3] + text_h * 0.15)))
     box = img.getbbox()
     return img.crop(box) if box is not None else img
+
+
+def _narrow_ten(
+    img: Image.Image,
+    font: ImageFont.FreeTypeFont,
+    ink: tuple[int, ...],
+    centre_x: float,
+    narrowed: float,
+) -> tuple[Image.Image, tuple[float, float, float, float]]:
+    """``img`` with the 10 drawn as an I and the font's O narrowed to ``narrowed`` of its
+    width, seven tenths of the I's width apart, centred on ``centre_x`` at the top, and the
+    pair's ink box."""
+    parts = []
+    for letter, scale in (("I", 1.0), ("O", narrowed)):
+        layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+        ImageDraw.Draw(layer).text((centre_x, 0), letter, fill=ink, font=font, anchor="mt")
+        left, top, right, bottom = layer.getbbox()
+        part = layer.crop((left, top, right, bottom))
+        parts.append(part.resize((max(1, round(part.width * scale)), part.height), Image.BICUBIC))
+    bar, oval = parts
+    gap = max(1, round(bar.width * 0.7))
+    width = bar.width + gap + oval.width
+    left = round(centre_x - width / 2)
+    top = max(0, round(font.getbbox("O", anchor="mt")[1]))
+    img.alpha_composite(bar, (left, top + oval.height - bar.height))
+    img.alpha_composite(oval, (left + bar.width + gap, top))
+    return img, (left, top, left + width, top + oval.height)
 
 
 def _crossed_q(
@@ -1169,6 +1202,7 @@ def render_scene(
     tight_fans: bool = False,
     crossed_q: float = 0.0,
     pip_decoys: bool = False,
+    narrow_ten: float = 0.0,
 ) -> CardScene:
     """A BGR photo of cards on a table and its labels, all from one seed. ``look=2``: decks
     printed in more fonts with jittered lettering; ``look=3``: and flat-topped 3s;
@@ -1177,6 +1211,8 @@ def render_scene(
     look 5 with decks in other languages' index letters (from ``letter_sets``) and dark faces
     (every deck's with ``dark_faces``). ``tight_fans``: hands held or laid in tight fans
     (``_scene_layout``). ``crossed_q``: the share of decks printing the crossed Q.
+    ``narrow_ten``: the share of decks printing the 10 as a narrow "IO", the O 0.3-0.6 of the
+    font's O wide (``DeckStyle.narrow_ten``; drawn apart from the rest: only the 10s change).
     ``pip_decoys``: the scene's visible stacked pips and lone pips by an edge boxed too
     (``CardScene.decoys``; the photo and labels are the same either way)."""
     rng = np.random.default_rng(seed)
@@ -1190,6 +1226,14 @@ def render_scene(
         random_style(rng, look, letter_sets, dark_faces, crossed_q)
         for _ in range(2 if rng.random() < 0.15 else 1)
     ]
+    if narrow_ten:  # drawn from a stream of its own: the scene is the same but for its 10s
+        ten_rng = np.random.default_rng((seed, 10))
+        styles = [
+            replace(st, narrow_ten=float(ten_rng.uniform(0.3, 0.6)))
+            if ten_rng.random() < narrow_ten
+            else st
+            for st in styles
+        ]
     card_w = int(rng.uniform(0.065, 0.17) * max(w, h))
     deck = shuffled_deck(rng, decks=1 if rng.random() < 0.6 else 2, jokers=int(rng.integers(0, 5)))
     items = _scene_layout(

@@ -16,7 +16,10 @@ renders the scenes (seed ``SEED`` + the set's place x 100,000; kept in
 ``card_letter_glyphs.onnx``; checkpoints each epoch (a run resumes). The shipped reader is "g1"
 (crops at the true index boxes); "g2" adds boxes as a detector draws them on real photos, where
 "g1" reads a real 10, or a club pip, as a D. Measured, not shipped: it read the real photos'
-10s as D more often, not less (models/cards.md, "Telling the letters").
+10s as D more often, not less (models/cards.md, "Telling the letters"). "g3" is "g1" on the same
+scenes with half their decks printing the 10 as real decks' narrow "IO" (``NARROW_TENS``, the O
+0.3-0.6 of the font's O wide), the 10 "g1" read as a D on a real photo. Measured, not shipped:
+it read the real photos' 10s no better, and a real English photo's 10S as French Vs.
 """
 
 from __future__ import annotations
@@ -44,7 +47,9 @@ from vision.labels import CARD_JOKER, CARD_SUITS, split_card_label
 
 SEED = 20261401
 RECIPE = "g1"
-RECIPES = ("g1", "g2")
+RECIPES = ("g1", "g2", "g3")
+# Recipe "g3": the share of decks printing the 10 as a narrow "IO" (``DeckStyle.narrow_ten``).
+NARROW_TENS = 0.5
 LETTERED = ("J", "Q", "K", "A")  # the ranks whose index is a letter
 
 
@@ -75,10 +80,12 @@ def scene_crops(seed: int, letter_set: str, rng: np.random.Generator, recipe: st
     Recipe "g2" adds what a detector's boxes show on real photos: each kept corner again in a
     box shifted and sized off its own (the same glyph), a part of a numbered corner (a 10's 0
     alone, its suit alone: no letter) and a box of an index's size on a card's face (pips, court
-    art: no letter)."""
+    art: no letter). Recipe "g3": the same scenes as "g1", half their decks printing the 10 as
+    a narrow "IO" (drawn last: nothing else changes)."""
     from datasets.cards_synth import render_scene
 
-    scene = render_scene(seed, look=6, letter_sets=(letter_set,))
+    narrow_ten = NARROW_TENS if recipe == "g3" else 0.0
+    scene = render_scene(seed, look=6, letter_sets=(letter_set,), narrow_ten=narrow_ten)
     image = scene.image
     crops, glyphs, suits = [], [], []
     boxes = []

@@ -20,6 +20,7 @@ from datasets.cards_synth import (
     _crossed_q,
     _Drawn,
     _labels,
+    _narrow_ten,
     all_labels,
     edge_pip_boxes,
     flat_three_fonts,
@@ -450,6 +451,40 @@ def test_crossed_q_is_drawn_last_and_changes_only_the_q():
     assert not below.any()  # the bar crosses the O, not under it
     o = ImageFont.truetype(rank_fonts()[0], 60).getbbox("O")
     assert right - left < 0.8 * (o[2] - o[0])  # narrowed
+
+
+def test_narrow_ten_changes_only_the_tens():
+    """``narrow_ten`` is drawn apart from the scene's other choices (a scene rendered with it
+    holds the same cards in the same places, only its 10s drawn otherwise) and prints the 10
+    as an I beside a narrowed O, no wider than the font's 10; other ranks as before."""
+    changed = 0
+    for seed in range(3):
+        plain = render_scene(seed, size=(480, 360), look=6)
+        narrow = render_scene(seed, size=(480, 360), look=6, narrow_ten=1.0)
+        assert [c.label for c in narrow.cards] == [c.label for c in plain.cards]
+        assert narrow.cards[0].quad == plain.cards[0].quad
+        changed += not np.array_equal(narrow.image, plain.image)
+    assert changed  # some scene shows a 10
+    plain = random_style(np.random.default_rng(3), look=6)
+    narrow = replace(plain, narrow_ten=0.5)
+    for label in ("KD", "8C", "QH", "AS"):
+        assert np.array_equal(
+            np.asarray(index_stamp(plain, label, 200)), np.asarray(index_stamp(narrow, label, 200))
+        )
+    assert not np.array_equal(
+        np.asarray(index_stamp(plain, "10S", 200)), np.asarray(index_stamp(narrow, "10S", 200))
+    )
+    font = ImageFont.truetype(rank_fonts()[0], 60)
+    img, (left, top, right, bottom) = _narrow_ten(
+        Image.new("RGBA", (180, 180)), font, (0, 0, 0, 255), 90, 0.4
+    )
+    ink = np.asarray(img)[..., 3] > 128
+    cols = np.flatnonzero(ink.any(axis=0))
+    assert left <= cols[0] and cols[-1] < right + 1  # the pair's ink inside its box
+    gaps = np.flatnonzero(~ink[int(top) : int(bottom)].any(axis=0)[cols[0] : cols[-1]])
+    assert len(gaps) > 0  # two glyphs side by side: the I and the O
+    ten = font.getbbox("10")
+    assert right - left <= ten[2] - ten[0]  # no wider than the font's own 10
 
 
 def test_stacked_pip_boxes_box_two_pips_of_a_column_on_number_cards_only():

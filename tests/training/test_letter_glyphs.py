@@ -80,3 +80,11 @@ def test_recipe_g2_adds_what_a_detectors_boxes_show_as_their_glyph_or_none():
         return sum(g == none and s == -1 for g, s in zip(glyphs, suits, strict=True))
 
     assert suitless(glyphs, suits) > suitless(first[1], first[2])
+
+
+def test_recipe_g3_is_g1_with_narrow_tens():
+    """The same scenes and crops as "g1" (the narrow 10s drawn apart), the 10s as none."""
+    first = scene_crops(8, "en", np.random.default_rng(0), "g1")
+    narrow = scene_crops(8, "en", np.random.default_rng(0), "g3")
+    assert first[1] == narrow[1] and first[2] == narrow[2]
+    assert any(not np.array_equal(a, b) for a, b in zip(first[0], narrow[0], strict=True))
