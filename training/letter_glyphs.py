@@ -81,7 +81,7 @@ def scene_crops(seed: int, letter_set: str, rng: np.random.Generator, recipe: st
     box shifted and sized off its own (the same glyph), a part of a numbered corner (a 10's 0
     alone, its suit alone: no letter) and a box of an index's size on a card's face (pips, court
     art: no letter). Recipe "g3": the same scenes as "g1", half their decks printing the 10 as
-    a narrow "IO" (drawn last: nothing else changes)."""
+    a narrow "IO" (drawn apart: nothing else in the scenes changes)."""
     from datasets.cards_synth import render_scene
 
     narrow_ten = NARROW_TENS if recipe == "g3" else 0.0

@@ -419,6 +419,17 @@ def test_tight_fan_scenes_hold_hands_of_at_least_seven_cards():
     assert all(len(s.cards) + len(s.partly_shown) >= 7 for s in fans)
 
 
+def _only_stamp_changed(plain, changed, label: str, others: tuple[str, ...]) -> None:
+    """``changed`` (a style) prints ``label``'s index otherwise than ``plain``, ``others`` alike."""
+
+    def stamp(style, name: str) -> np.ndarray:
+        return np.asarray(index_stamp(style, name, 200))
+
+    for other in others:
+        assert np.array_equal(stamp(plain, other), stamp(changed, other))
+    assert not np.array_equal(stamp(plain, label), stamp(changed, label))
+
+
 def test_crossed_q_is_drawn_last_and_changes_only_the_q():
     """``crossed_q`` draws after every other choice (a style drawn without it is unchanged) and
     prints the Q as a narrow O with a bar sticking out on both sides; other ranks as before."""
@@ -432,14 +443,7 @@ def test_crossed_q_is_drawn_last_and_changes_only_the_q():
     ]
     assert 30 <= sum(shares) <= 70
     plain = random_style(np.random.default_rng(3), look=5)
-    crossed = replace(plain, crossed_q=True)
-    for label in ("KD", "8C", "10S"):
-        assert np.array_equal(
-            np.asarray(index_stamp(plain, label, 200)), np.asarray(index_stamp(crossed, label, 200))
-        )
-    assert not np.array_equal(
-        np.asarray(index_stamp(plain, "QH", 200)), np.asarray(index_stamp(crossed, "QH", 200))
-    )
+    _only_stamp_changed(plain, replace(plain, crossed_q=True), "QH", ("KD", "8C", "10S"))
     font = ImageFont.truetype(rank_fonts()[0], 60)
     img, (left, _top, right, bottom) = _crossed_q(
         Image.new("RGBA", (180, 180)), font, (0, 0, 0, 255), 90
@@ -466,14 +470,7 @@ def test_narrow_ten_changes_only_the_tens():
         changed += not np.array_equal(narrow.image, plain.image)
     assert changed  # some scene shows a 10
     plain = random_style(np.random.default_rng(3), look=6)
-    narrow = replace(plain, narrow_ten=0.5)
-    for label in ("KD", "8C", "QH", "AS"):
-        assert np.array_equal(
-            np.asarray(index_stamp(plain, label, 200)), np.asarray(index_stamp(narrow, label, 200))
-        )
-    assert not np.array_equal(
-        np.asarray(index_stamp(plain, "10S", 200)), np.asarray(index_stamp(narrow, "10S", 200))
-    )
+    _only_stamp_changed(plain, replace(plain, narrow_ten=0.5), "10S", ("KD", "8C", "QH", "AS"))
     font = ImageFont.truetype(rank_fonts()[0], 60)
     img, (left, top, right, bottom) = _narrow_ten(
         Image.new("RGBA", (180, 180)), font, (0, 0, 0, 255), 90, 0.4
