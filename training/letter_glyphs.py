@@ -19,7 +19,7 @@ renders the scenes (seed ``SEED`` + the set's place x 100,000; kept in
 10s as D more often, not less (models/cards.md, "Telling the letters"). "g3" is "g1" on the same
 scenes with half their decks printing the 10 as real decks' narrow "IO" (``NARROW_TENS``, the O
 0.3-0.6 of the font's O wide), the 10 "g1" read as a D on a real photo. Measured, not shipped:
-it read the real photos' 10s no better, and a real English photo's 10S as French Vs.
+it read the real photos' 10s no better, and two boxes of a real English photo as French Vs.
 """
 
 from __future__ import annotations
