@@ -468,11 +468,10 @@ def _narrow_ten(
         left, top, right, bottom = layer.getbbox()
         part = layer.crop((left, top, right, bottom))
         parts.append(part.resize((max(1, round(part.width * scale)), part.height), Image.BICUBIC))
-    bar, oval = parts
+    bar, oval = parts  # ``top``: the O's ink top, drawn last
     gap = max(1, round(bar.width * 0.7))
     width = bar.width + gap + oval.width
     left = round(centre_x - width / 2)
-    top = max(0, round(font.getbbox("O", anchor="mt")[1]))
     img.alpha_composite(bar, (left, top + oval.height - bar.height))
     img.alpha_composite(oval, (left + bar.width + gap, top))
     return img, (left, top, left + width, top + oval.height)
