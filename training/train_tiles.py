@@ -226,6 +226,9 @@ def train_and_export(
     prepare()
     from ultralytics import YOLO
 
+    # ultralytics puts a relative project under its own runs folder, not under the working
+    # directory: the run would train where neither the resume nor the export looks
+    run_dir = Path(run_dir).resolve()
     last = run_dir / "weights" / "last.pt"
     best = run_dir / "weights" / "best.pt"
     start = time.time()
