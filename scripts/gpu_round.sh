@@ -16,6 +16,8 @@
 # detector_obb_r7 16; scripts/gpu_round.sh run cards detector_all_looks 12. Leaving look 4 out
 # of the domino round: START=.device_carry/domino_detector_looks1-3.onnx scripts/gpu_round.sh
 # run dominoes detector_obb_r7 16 --scenes synth_r6=0 --scenes synth_r7=0.
+# (That one also ran on 2 CPU cores, its epochs fitted to a --deadline: models/dominoes.md,
+# "Leave-one-out".)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 carry=.device_carry
