@@ -228,7 +228,7 @@ def train_and_export(
 
     # ultralytics puts a relative project under its own runs folder, not under the working
     # directory: the run would train where neither the resume nor the export looks
-    run_dir = Path(run_dir).resolve()
+    run_dir = run_dir.resolve()
     last = run_dir / "weights" / "last.pt"
     best = run_dir / "weights" / "best.pt"
     start = time.time()
