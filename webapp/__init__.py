@@ -151,9 +151,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         if isinstance(error, HTTPException):
             return http_error(error)
         app.logger.exception("unexpected error on %s", request.path)
-        message = lazy_gettext(
-            "something went wrong on the server; what you entered was not saved"
-        )
+        message = lazy_gettext("something went wrong on the server; what you entered was not saved")
         if request.path.startswith("/api/"):
             return jsonify(error_json(message, clip)), 500
         return render_template("error.html", message=localise(message), code=500), 500
@@ -183,4 +181,3 @@ def error_message(error: HTTPException) -> Any:
     if error.code == 429:
         return lazy_gettext("too many requests from this device: wait a little, then try again")
     return error.description or error.name
-

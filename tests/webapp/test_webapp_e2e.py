@@ -71,8 +71,7 @@ pytestmark = [
 def needs_models(models: list[Path], kind: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif(
         not IN_CI and not all(m.exists() for m in models),
-        reason=f"{kind} models missing: python -m training.train_pieces --kind {kind}"
-        " --out models",
+        reason=f"{kind} models missing: python -m training.train_pieces --kind {kind} --out models",
     )
 
 
