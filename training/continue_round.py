@@ -5,11 +5,12 @@
 
 A round whose epochs a deadline fitted (ultralytics' ``time``) ends with its learning rate
 decayed, so resuming it adds nothing. This runs ``<round>_more`` beside it in ``W/runs``: the
-round's ``last.pt`` on the round's own dataset, image size, batch, optimizer and turns (its
-``args.yaml``), a fresh schedule from ``--lr0`` decaying to the round's ``lrf``, its last
-``--close-mosaic`` epochs without mosaic, its last epoch exported to ``DIR`` under the kind's
-detector name. Resumable like any round. Measurement runs only (the dominoes' leave-one-out,
-models/dominoes.md); shipped detectors come from ``training.train_pieces``' recipes.
+round's ``last.pt`` on the round's own dataset, image size, optimizer and turns (its
+``args.yaml``; the batch the stage's or ``--batch``'s, as for every round), a fresh schedule
+from ``--lr0`` decaying to the round's ``lrf``, its last ``--close-mosaic`` epochs without
+mosaic, its last epoch exported to ``DIR`` under the kind's detector name. Resumable like any
+round. Measurement runs only (the dominoes' leave-one-out, models/dominoes.md); shipped
+detectors come from ``training.train_pieces``' recipes.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ import yaml
 
 from training.machine import add_arguments as add_machine_arguments
 from training.machine import apply as apply_machine
-from training.train_pieces import RECIPES, SEED
-from training.train_tiles import train_and_export
+from training.train_pieces import RECIPES, SEED, _run_detector
 
 # The round's own training arguments carried into the continued run (the rest are
 # ``train_and_export``'s, the same for every round).
@@ -41,26 +41,24 @@ def continue_round(
     warmup_epochs: float = 0.3,
 ) -> Path:
     """Train ``round_name`` in ``work/runs`` on as ``<round_name>_more``; the exported ONNX."""
-    run = work.resolve() / "runs" / round_name
+    work = work.resolve()
+    run = work / "runs" / round_name
     last = run / "weights" / "last.pt"
     if not last.exists():
         raise FileNotFoundError(f"{last}: the round to continue has no last checkpoint here")
     args = yaml.safe_load((run / "args.yaml").read_text())
     recipe = RECIPES[kind]
-    imgsz = int(args["imgsz"])
-    train_and_export(
-        f"{round_name} continued",
-        run.parent / f"{round_name}_more",
+    _run_detector(
+        recipe,
+        f"{round_name}_more",
+        work,
         str(last),
         Path(args["data"]),
         out,
         epochs,
-        imgsz,
-        int(args["batch"]),
         seed,
-        imgsz,
-        onnx_name=recipe.detector_onnx,
-        export_weights="last",
+        int(args["imgsz"]),
+        "last",
         **{name: args[name] for name in CARRIED if name in args},
         pretrained=True,
         lr0=lr0,
