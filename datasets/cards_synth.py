@@ -1202,6 +1202,7 @@ def render_scene(
     crossed_q: float = 0.0,
     pip_decoys: bool = False,
     narrow_ten: float = 0.0,
+    printed_felt: bool = False,
 ) -> CardScene:
     """A BGR photo of cards on a table and its labels, all from one seed. ``look=2``: decks
     printed in more fonts with jittered lettering; ``look=3``: and flat-topped 3s;
@@ -1213,7 +1214,9 @@ def render_scene(
     ``narrow_ten``: the share of decks printing the 10 as a narrow "IO", the O 0.3-0.6 of the
     font's O wide (``DeckStyle.narrow_ten``; drawn apart from the rest: only the 10s change).
     ``pip_decoys``: the scene's visible stacked pips and lone pips by an edge boxed too
-    (``CardScene.decoys``; the photo and labels are the same either way)."""
+    (``CardScene.decoys``; the photo and labels are the same either way). ``printed_felt``:
+    the table a printed casino felt (``datasets.card_felts``), its index-like glyphs that show
+    boxed as decoys too (whatever ``pip_decoys``)."""
     rng = np.random.default_rng(seed)
     if size is None:
         size = photo_size(rng)
@@ -1221,6 +1224,9 @@ def render_scene(
     pad = int(0.15 * max(w, h))  # draw larger, then crop: cards may leave the photo
     big_w, big_h = w + 2 * pad, h + 2 * pad
     canvas = background(rng, big_h, big_w)
+    felt_glyphs: list[np.ndarray] = []
+    if printed_felt:  # drawn from a stream of its own: the cards are the same either way
+        canvas, felt_glyphs = _printed_felt(np.random.default_rng((seed, 7)), big_h, big_w)
     styles = [
         random_style(rng, look, letter_sets, dark_faces, crossed_q)
         for _ in range(2 if rng.random() < 0.15 else 1)
@@ -1258,7 +1264,47 @@ def render_scene(
         return cv2.perspectiveTransform(points[None].astype(np.float32), to_photo)[0]
 
     cards, backs, partly_shown, decoys = _labels(ids_photo, drawn, transform)
+    decoys += _shown_glyphs(ids_photo, felt_glyphs, transform)
     return CardScene(photo_effects(rng, photo), cards, backs, partly_shown, decoys)
+
+
+def render_bare_felt(seed: int, size: tuple[int, int] | None = None) -> np.ndarray:
+    """A BGR photo of a printed casino felt with nothing on it (``render_scene``'s camera and
+    photo effects)."""
+    rng = np.random.default_rng(seed)
+    w, h = size or photo_size(rng)
+    pad = int(0.15 * max(w, h))
+    big_w, big_h = w + 2 * pad, h + 2 * pad
+    canvas, _glyphs = _printed_felt(np.random.default_rng((seed, 7)), big_h, big_w)
+    photo = cv2.warpPerspective(
+        canvas, camera(rng, big_w, big_h, w, h), (w, h), borderMode=cv2.BORDER_REFLECT
+    )
+    return photo_effects(rng, photo)
+
+
+def _printed_felt(rng: np.random.Generator, h: int, w: int) -> tuple[np.ndarray, list]:
+    from datasets.card_felts import printed_felt
+
+    fonts = rank_fonts()
+    typeface = fonts[int(rng.integers(0, len(fonts)))]
+    return printed_felt(rng, h, w, lambda size: _font(typeface, size))
+
+
+def _shown_glyphs(
+    ids: np.ndarray, quads: list[np.ndarray], transform
+) -> tuple[tuple[float, float, float, float], ...]:
+    """Boxes (photo pixels) round the felt's printed glyphs no card or clutter hides."""
+    h, w = ids.shape
+    shown = []
+    for canvas_quad in quads:
+        q = transform(canvas_quad)
+        if (q.max(axis=0) - q.min(axis=0)).min() < MIN_CORNER_PX:
+            continue
+        if visible_share(ids, q, -1) >= CORNER_MIN_VISIBLE:
+            x1, y1 = np.clip(q.min(axis=0), 0, [w, h])
+            x2, y2 = np.clip(q.max(axis=0), 0, [w, h])
+            shown.append((float(x1), float(y1), float(x2), float(y2)))
+    return tuple(shown)
 
 
 def render_test_layout(
