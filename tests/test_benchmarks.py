@@ -76,3 +76,30 @@ def test_the_letters_benchmark_counts_what_each_photo_was_told():
     assert stub.asked == ["auto"] * 5
     # told right / told only other letters than English / told another / not told
     assert telling.tally("pl") == "2/1/1/1"
+
+
+def test_the_felts_benchmark_counts_every_card_read_on_a_bare_felt(tmp_path):
+    from benchmarks.cards_felts import BARE_RENDERER, FELT_RENDERER, bare_felt_figures
+    from training.train_tiles import generate
+
+    generate(tmp_path, 0, 2, 1, procs=1, name="bare", renderer=BARE_RENDERER, quiet=True)
+
+    class OneAceOnTheFirst:
+        calls = 0
+
+        def recognise(self, image, channels="rgb"):
+            self.calls += 1
+            ace = {"label": "AS", "sure": True}
+            return {"pieces": [ace] if self.calls == 1 else []}
+
+    figures = bare_felt_figures(tmp_path / "bare" / "val", OneAceOnTheFirst())
+    assert figures == {
+        "photos": 2,
+        "cards_read": 1,
+        "sure": 1,
+        "read_as_nothing": 1,
+        "labels": {"AS": 1},
+    }
+    generate(tmp_path, 0, 1, 1, procs=1, name="cards", renderer=FELT_RENDERER, quiet=True)
+    with pytest.raises(ValueError, match="not a bare felt"):
+        bare_felt_figures(tmp_path / "cards" / "val", OneAceOnTheFirst())

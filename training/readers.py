@@ -116,6 +116,10 @@ DOMINO_BALANCED_SPEC = replace(DOMINO_GRADED_PIPS_SPEC, recipe="d8", balanced=0.
 # "c12": "c9" fine-tuned the same way, 3 epochs on the same scenes, a fifth of the views smeared
 # as by a hand that moved (models/cards.md, "Photo conditions"); measured beside "c9".
 CARD_SHAKEN_SPEC = replace(CARD_DECOYS_SPEC, recipe="c12", shaken=0.2)
+# "c13": "c9" fine-tuned the same way, 3 epochs on its scenes and on printed casino felts whose
+# index-like letters, seat numbers and printed card pictures are boxed as no card
+# (``render_cards_felt``; models/cards.md, "Printed felts").
+CARD_FELT_SPEC = replace(CARD_DECOYS_SPEC, recipe="c13")
 FINETUNE_SPECS = {
     spec.recipe: spec
     for spec in (
@@ -125,6 +129,7 @@ FINETUNE_SPECS = {
         CARD_GREY_SPEC,
         CARD_LETTERS_GREY_SPEC,
         CARD_SHAKEN_SPEC,
+        CARD_FELT_SPEC,
         DOMINO_FINETUNE_SPEC,
         DOMINO_STRADDLES_SPEC,
         DOMINO_BIG_PIPS_SPEC,

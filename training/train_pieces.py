@@ -242,6 +242,27 @@ def render_cards_decoys(seed: int):
     return scene.image, scene.corner_labels() + [(NOT_A_PIECE, list(b)) for b in scene.decoys]
 
 
+def render_cards_felt(seed: int, decoys: str = ""):
+    """``render_cards_crossed_q``'s scenes (the same cards) on a printed casino felt
+    (``datasets.card_felts``); with ``decoys`` ("decoys", as a renderer's ``@ARG``) the felt's
+    index-like glyphs, stacked pips and lone pips by an edge boxed as "not a card": the reader's
+    hard negatives, since letters and card pictures printed on a blackjack felt were read as
+    aces."""
+    from datasets.cards_synth import CROSSED_Q_LOOK, render_scene
+    from training.readers import NOT_A_PIECE
+
+    scene = render_scene(seed, **CROSSED_Q_LOOK, pip_decoys=bool(decoys), printed_felt=True)
+    none = [(NOT_A_PIECE, list(b)) for b in scene.decoys] if decoys else []
+    return scene.image, scene.corner_labels() + none
+
+
+def render_cards_bare_felt(seed: int):
+    """A printed casino felt with no card on it: a photo that must read as nothing."""
+    from datasets.cards_synth import render_bare_felt
+
+    return render_bare_felt(seed), []
+
+
 def render_cards_letters(seed: int, letter_sets: str = "", dark_faces: bool = False):
     """Look 5 with decks in other languages' index letters and dark faces (``look=6``);
     ``letter_sets`` ("pl,de", as a renderer's ``@ARG``) limits the languages drawn, for a
@@ -364,6 +385,14 @@ CROSSED_Q_SYNTH = "synth_crossed_q"
 # Then "c9": the same scenes' kind with stacked pips and lone pips by an edge boxed as no card
 # (reader only).
 DECOYS_SYNTH = "synth_decoys"
+# "c13": printed casino felts, their index-like glyphs boxed as no card (reader only).
+FELT_RENDERER = "training.train_pieces:render_cards_felt"
+FELT_SYNTH = "synth_felt"
+# ... and the detector's (``detector_all_looks_r2``): felts whose printing is background, and
+# felts with no card at all.
+FELT_DETECTOR_SYNTH = "synth_felt_det"
+BARE_FELT_RENDERER = "training.train_pieces:render_cards_bare_felt"
+BARE_FELT_SYNTH = "synth_bare_felt"
 
 # The domino reader's fine-tune "d5": fresh scenes of each look, never seen by the detector
 # that mines their hard negatives (made by that stage only).
@@ -478,6 +507,11 @@ RECIPES = {
             # Measured, not shipped: "c9" on the same scenes, a fifth of the views smeared as
             # by a hand that moved ("c12"; models/cards.md, "Photo conditions").
             ReaderFinetune("c12", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), shipped=False),
+            # "c9" on those scenes and printed casino felts, their letters, seat numbers and card
+            # pictures boxed as no card ("c13"; models/cards.md, "Printed felts").
+            ReaderFinetune(
+                "c13", (FELT_SYNTH, DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), shipped=False
+            ),
         ),
         stages=Stages(
             scene_sets=(
@@ -499,6 +533,10 @@ RECIPES = {
                 SceneSet(CROSSED_Q_SYNTH, CROSSED_Q_RENDERER, 600, 40, 61, FINETUNE),
                 SceneSet("test_crossed_q", CROSSED_Q_RENDERER, 0, 60, 63),
                 SceneSet(DECOYS_SYNTH, DECOYS_RENDERER, 500, 40, 65, FINETUNE),
+                SceneSet(FELT_SYNTH, f"{FELT_RENDERER}@decoys", 400, 0, 69, FINETUNE),
+                # the detector's: the same felts, their printing unboxed, and bare felts
+                SceneSet(FELT_DETECTOR_SYNTH, FELT_RENDERER, 700, 0, 85, ALL_LOOKS_R2_ROUND),
+                SceneSet(BARE_FELT_SYNTH, BARE_FELT_RENDERER, 200, 0, 87, ALL_LOOKS_R2_ROUND),
             ),
             rounds=(
                 DetectorRound("detector", 12),
@@ -864,8 +902,10 @@ def finetune_detector_all_looks_r2(
 ) -> None:
     """``detector_all_looks_r2`` (cards, made for a GPU): ``detector_all_looks``' last epoch (or
     the shipped detector rebuilt) at half its rate on fresh scenes of the same looks, seven
-    tenths as many (``*_fresh`` folders, seeds of their own), validated on ``synth_r4``; its last
-    epoch exported. Round 4 was cut by its deadline while its validation mAP still rose."""
+    tenths as many (``*_fresh`` folders, seeds of their own), and on printed casino felts, their
+    printing unboxed (``synth_felt_det``) and with no card at all (``synth_bare_felt``),
+    validated on ``synth_r4``; its last epoch exported. Round 4 was cut by its deadline while
+    its validation mAP still rose, and boxes the letters and card pictures printed on felts."""
     sets = [
         replace(
             s,
@@ -876,6 +916,7 @@ def finetune_detector_all_looks_r2(
         )
         for s in (recipe.stages.scene_set(folder) for folder in ALL_LOOKS_FOLDERS)
     ]
+    sets += [recipe.stages.scene_set(folder) for folder in (FELT_DETECTOR_SYNTH, BARE_FELT_SYNTH)]
     data_yaml = _card_round_dataset(recipe, work, seed, "det_all_looks_r2", sets, R4_SYNTH)
     size = imgsz or ALL_LOOKS_IMGSZ
     start = _best_or_shipped(recipe, work, ALL_LOOKS_ROUND, out, data_yaml, size, "last")
