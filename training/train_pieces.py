@@ -35,8 +35,9 @@ run by ``training/recipes.py``):
    on looks 1-6, rare dominoes sampled more; cards: "c8" on
    decks printing the crossed Q and "c9" from it on stacked pips and lone pips by an edge
    boxed as no card, each replacing the English reader, "c10" from that with grey and blurred
-   views beside it as the grey photos' reader, and "c11" from that on index letters, French
-   left out, as the letters reader; ``--round NAME`` runs one alone).
+   views beside it as the grey photos' reader, "c11" from that on index letters, French
+   left out, as the letters reader, and "c13" from "c9" on printed casino felts, their glyphs
+   no card, replacing the English reader again; ``--round NAME`` runs one alone).
 
 Synthetic data only: no real domino or card photo has a licence that allows training on it.
 Imports ultralytics and torch: never imported at inference time.
@@ -487,9 +488,10 @@ RECIPES = {
                 leave="fr",
                 shipped=False,
             ),
-            # The shipped English reader (models/cards.md, "Crossed Q", "Stacked pips"): "c6"
-            # itself on decks printing the crossed Q, looks 1-5 again ("c8"), then that on
-            # stacked pips and lone pips by an edge boxed as no card, looks 1-5 again ("c9").
+            # The English reader "c13" starts from (models/cards.md, "Crossed Q", "Stacked
+            # pips"): "c6" itself on decks printing the crossed Q, looks 1-5 again ("c8"), then
+            # that on stacked pips and lone pips by an edge boxed as no card, looks 1-5 again
+            # ("c9").
             ReaderFinetune("c8", (CROSSED_Q_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
             ReaderFinetune("c9", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
             # Then "c10": "c9" on the same scenes, views grey and blurred too, written beside it
@@ -507,11 +509,10 @@ RECIPES = {
             # Measured, not shipped: "c9" on the same scenes, a fifth of the views smeared as
             # by a hand that moved ("c12"; models/cards.md, "Photo conditions").
             ReaderFinetune("c12", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), shipped=False),
-            # "c9" on those scenes and printed casino felts, their letters, seat numbers and card
-            # pictures boxed as no card ("c13"; models/cards.md, "Printed felts").
-            ReaderFinetune(
-                "c13", (FELT_SYNTH, DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), shipped=False
-            ),
+            # The shipped English reader since 6 Dec 2026: "c9" on those scenes and printed
+            # casino felts, their letters, seat numbers and card pictures boxed as no card
+            # ("c13"; models/cards.md, "Printed felts").
+            ReaderFinetune("c13", (FELT_SYNTH, DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
         ),
         stages=Stages(
             scene_sets=(

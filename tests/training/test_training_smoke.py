@@ -102,8 +102,9 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
     # the reader and "d8" (looks 1-6, rare dominoes sampled more) over that; cards "c8"
     # (crossed Qs, looks 1-5 again) and "c9" (stacked and lone pips) over the English reader,
     # "c10" (grey and blurred views) beside it as the grey photos' reader, and from that "c11"
-    # (look 6 without French letters, looks 1-5 again) as the letters reader; run again with
-    # every letter set from "c6".
+    # (look 6 without French letters, looks 1-5 again) as the letters reader, then "c13"
+    # (printed felts) from "c9" over the English reader; run again with every letter set from
+    # "c6".
     from dataclasses import replace
 
     from training.classifier import reader_recipe
@@ -116,9 +117,10 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
         assert reader_recipe(out / "domino_reader.onnx") == "d8"
         folders = ["synth_r5", "synth_r6", "finetune_d6_look5", "finetune_d7_look6"]
     else:
-        for then in (FINETUNE_SPECS["c8"], FINETUNE_SPECS["c9"], FINETUNE_SPECS["c10"]):
-            assert (work / "classifier" / then.file(f"{then.recipe}_last_smoke.pt")).exists()
-        assert reader_recipe(out / "card_reader.onnx") == "c9"
+        for then in ("c8", "c9", "c10", "c13"):
+            tune = FINETUNE_SPECS[then]
+            assert (work / "classifier" / tune.file(f"{then}_last_smoke.pt")).exists()
+        assert reader_recipe(out / "card_reader.onnx") == "c13"
         assert reader_recipe(out / "card_reader_grey.onnx") == "c10"
         assert reader_recipe(out / "card_reader_letters.onnx") == "c11_without_fr"
         assert not (work / "finetune_letters_fr").exists()  # French: never seen
@@ -144,9 +146,9 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
                 capture_output=True,
             )
         assert reader_recipe(out / "card_reader_letters.onnx") == "c11"
-        assert reader_recipe(out / "card_reader.onnx") == "c9"
+        assert reader_recipe(out / "card_reader.onnx") == "c13"
         folders = ["finetune_letters", "finetune_letters_fr", "finetune_look5", "synth_crossed_q"]
-        folders.append("synth_decoys")
+        folders += ["synth_decoys", "synth_felt"]
     assert (work / "classifier" / tuned.file(f"{tuned.recipe}_last_smoke.pt")).exists()
     for folder in folders:
         assert any((work / folder / "train").glob("*.jpg"))
