@@ -509,9 +509,9 @@ RECIPES = {
             # Measured, not shipped: "c9" on the same scenes, a fifth of the views smeared as
             # by a hand that moved ("c12"; models/cards.md, "Photo conditions").
             ReaderFinetune("c12", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), shipped=False),
-            # The shipped English reader since 6 Dec 2026: "c9" on those scenes and printed
-            # casino felts, their letters, seat numbers and card pictures boxed as no card
-            # ("c13"; models/cards.md, "Printed felts").
+            # The shipped English reader: "c9" on those scenes and printed casino felts, their
+            # letters, seat numbers and card pictures boxed as no card ("c13"; models/cards.md,
+            # "Printed felts").
             ReaderFinetune("c13", (FELT_SYNTH, DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
         ),
         stages=Stages(
