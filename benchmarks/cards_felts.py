@@ -19,25 +19,29 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from pathlib import Path
 
 import cv2
 
 from training.evaluate import SYNTHETIC_GROUP, evaluate_synthetic
 from training.offline import GENERATED
-from training.train_pieces import CROSSED_Q_RENDERER, FELT_RENDERER, render_cards_bare_felt
+from training.train_pieces import BARE_FELT_RENDERER, CROSSED_Q_RENDERER, FELT_RENDERER
 from training.train_tiles import generate
 from vision.pipeline import MODELS_DIR, Recogniser
 
 SEED = 20261206
-BARE_RENDERER = f"{render_cards_bare_felt.__module__}:{render_cards_bare_felt.__name__}"
-FOLDERS = (("felt", FELT_RENDERER), ("plain", CROSSED_Q_RENDERER), ("bare_felt", BARE_RENDERER))
+FOLDERS = (
+    ("felt", FELT_RENDERER),
+    ("plain", CROSSED_Q_RENDERER),
+    ("bare_felt", BARE_FELT_RENDERER),
+)
 
 
 def bare_felt_figures(folder: Path, recogniser: Recogniser) -> dict:
     """Cards read on photos that hold none: how many, on how many photos, how many sure."""
     read = sure = clean = photos = 0
-    labels: dict[str, int] = {}
+    labels: Counter[str] = Counter()
     for meta in sorted(folder.glob("*.json")):
         if json.loads(meta.read_text())["pieces"]:
             raise ValueError(f"{meta} holds cards: not a bare felt")
@@ -47,8 +51,7 @@ def bare_felt_figures(folder: Path, recogniser: Recogniser) -> dict:
         read += len(pieces)
         sure += sum(1 for p in pieces if p.get("sure"))
         clean += not pieces
-        for p in pieces:
-            labels[p["label"]] = labels.get(p["label"], 0) + 1
+        labels.update(p["label"] for p in pieces)
     return {
         "photos": photos,
         "cards_read": read,
@@ -82,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             + f"{g['f1_partly_shown_free']:>23.3f}"
         )
     bare = bare_felt_figures(args.work / "bare_felt" / "val", recogniser)
-    common = sorted(bare["labels"].items(), key=lambda kv: -kv[1])[:8]
+    common = bare["labels"].most_common(8)
     print(
         f"bare felts: {bare['photos']} photos, {bare['cards_read']} cards read "
         f"({bare['sure']} sure), {bare['read_as_nothing']} read as nothing; most read: "
