@@ -120,6 +120,10 @@ CARD_SHAKEN_SPEC = replace(CARD_DECOYS_SPEC, recipe="c12", shaken=0.2)
 # index-like letters, seat numbers and printed card pictures are boxed as no card
 # (``render_cards_felt``; models/cards.md, "Printed felts").
 CARD_FELT_SPEC = replace(CARD_DECOYS_SPEC, recipe="c13")
+# "c14": "c11" fine-tuned the same way, 3 epochs on its scenes and on dark decks with the photo's
+# lightness inverted, on plain tables and on printed felts (``render_cards_inverted``); the
+# reader of photos read inverted (models/cards.md, "Dark faces").
+CARD_INVERTED_SPEC = replace(CARD_LETTERS_GREY_SPEC, recipe="c14", finetune_epochs=3)
 FINETUNE_SPECS = {
     spec.recipe: spec
     for spec in (
@@ -130,6 +134,7 @@ FINETUNE_SPECS = {
         CARD_LETTERS_GREY_SPEC,
         CARD_SHAKEN_SPEC,
         CARD_FELT_SPEC,
+        CARD_INVERTED_SPEC,
         DOMINO_FINETUNE_SPEC,
         DOMINO_STRADDLES_SPEC,
         DOMINO_BIG_PIPS_SPEC,

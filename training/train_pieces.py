@@ -264,6 +264,29 @@ def render_cards_bare_felt(seed: int):
     return render_bare_felt(seed), []
 
 
+def render_cards_inverted(seed: int, felt: str = ""):
+    """Look 6's decks printing English, Polish or German letters (French left out, as for the
+    letters reader), every one dark, and the photo's lightness inverted as the recogniser
+    inverts a dark deck's photo (``DarkFaces``); stacked pips and lone pips boxed as no card.
+    With ``felt`` ("felt", as a renderer's ``@ARG``) on a printed casino felt, its index-like
+    glyphs boxed as no card too: a felt with no light card on it goes inverted, where 19 of 40
+    bare felts were read as cards (the dark-faces reader's scenes, "c14")."""
+    from datasets.cards_synth import render_scene
+    from training.readers import NOT_A_PIECE
+    from vision.pipeline import invert_lightness
+
+    scene = render_scene(
+        seed,
+        look=6,
+        letter_sets=("en", "pl", "de"),
+        dark_faces=True,
+        pip_decoys=True,
+        printed_felt=bool(felt),
+    )
+    none = [(NOT_A_PIECE, list(b)) for b in scene.decoys]
+    return invert_lightness(scene.image), scene.corner_labels() + none
+
+
 def render_cards_letters(seed: int, letter_sets: str = "", dark_faces: bool = False):
     """Look 5 with decks in other languages' index letters and dark faces (``look=6``);
     ``letter_sets`` ("pl,de", as a renderer's ``@ARG``) limits the languages drawn, for a
@@ -394,6 +417,11 @@ FELT_SYNTH = "synth_felt"
 FELT_DETECTOR_SYNTH = "synth_felt_det"
 BARE_FELT_RENDERER = "training.train_pieces:render_cards_bare_felt"
 BARE_FELT_SYNTH = "synth_bare_felt"
+# "c14", the reader of photos read inverted: dark decks inverted, on plain tables and on printed
+# felts (reader only).
+INVERTED_RENDERER = "training.train_pieces:render_cards_inverted"
+INVERTED_SYNTH = "synth_inverted"
+INVERTED_FELT_SYNTH = "synth_inverted_felt"
 
 # The domino reader's fine-tune "d5": fresh scenes of each look, never seen by the detector
 # that mines their hard negatives (made by that stage only).
@@ -513,6 +541,20 @@ RECIPES = {
             # letters, seat numbers and card pictures boxed as no card ("c13"; models/cards.md,
             # "Printed felts").
             ReaderFinetune("c13", (FELT_SYNTH, DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
+            # The reader of photos read inverted (dark decks): the letters reader "c11" on dark
+            # decks inverted, on plain tables and on printed felts, and on its own scenes
+            # ("c14"; models/cards.md, "Dark faces").
+            ReaderFinetune(
+                "c14",
+                (
+                    INVERTED_SYNTH,
+                    INVERTED_FELT_SYNTH,
+                    *(s.folder for s in CARD_FINETUNE_SETS),
+                ),
+                cards.DARK_READER,
+                leave="fr",
+                start_onnx=cards.LETTERS_READER,
+            ),
         ),
         stages=Stages(
             scene_sets=(
@@ -538,6 +580,8 @@ RECIPES = {
                 # the detector's: the same felts, their printing unboxed, and bare felts
                 SceneSet(FELT_DETECTOR_SYNTH, FELT_RENDERER, 700, 0, 85, ALL_LOOKS_R2_ROUND),
                 SceneSet(BARE_FELT_SYNTH, BARE_FELT_RENDERER, 200, 0, 87, ALL_LOOKS_R2_ROUND),
+                SceneSet(INVERTED_SYNTH, INVERTED_RENDERER, 300, 0, 97, FINETUNE),
+                SceneSet(INVERTED_FELT_SYNTH, f"{INVERTED_RENDERER}@felt", 300, 0, 99, FINETUNE),
             ),
             rounds=(
                 DetectorRound("detector", 12),
@@ -1311,6 +1355,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             leave = "" if leave == "none" else leave
             start = starts[tune.spec]
+            # from a fine-tune that left the same letters out: its file says so ("c11_without_fr")
+            before = next((t for t in recipe.reader_finetunes if t.spec == start), None)
+            if leave and before is not None and before.leave:
+                start = f"{start}_without_{leave}"
             finetune_reader(recipe, tune, start, work, args.out, args.seed, leave, args.smoke)
     print(f"train_pieces {args.kind}: done in {time.time() - started:.0f} s")
     return 0

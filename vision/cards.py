@@ -51,6 +51,9 @@ MAX_CORNERS = 4  # indices of one card: two, or four in a four-index deck
 # than "en" of ``letter_sets``); models/cards.md, "Index letters".
 LETTERS_READER = "card_reader_letters.onnx"
 GREY_READER = "card_reader_grey.onnx"  # photos without colour (``GreyPhotos``)
+# The reader of a photo read inverted (a dark deck's, ``DarkFaces``): models/cards.md, "Dark
+# faces".
+DARK_READER = "card_reader_dark.onnx"
 # Which letter an index prints, to tell a deck's letters from a photo (``guess_letter_set``).
 GLYPH_READER = "card_letter_glyphs.onnx"
 # Its classes: "none" (a number, a joker, no index), then each letter some deck prints once.

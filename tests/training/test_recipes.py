@@ -173,7 +173,7 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     offsets = [s.seed_offset for s in dominoes.stages.scene_sets]
     assert len(offsets) == len(set(offsets))  # no two domino sets share their scenes' seeds
     assert not {71, 73, 75} & set(offsets)  # nor calibration's (seeds 20261201, 03, 05)
-    letters, crossed_q, decoys, grey, grey_letters, shaken, felt = cards.reader_finetunes
+    letters, crossed_q, decoys, grey, grey_letters, shaken, felt, inverted = cards.reader_finetunes
     assert (letters.spec, letters.onnx) == ("c7", "card_reader_letters.onnx")  # beside c6
     assert not letters.shipped  # measured: "c11" is the letters reader
     assert "finetune_letters_fr" in letters.sets
@@ -198,11 +198,17 @@ def test_every_reader_fine_tune_learns_scene_sets_of_its_recipe():
     # the English reader shipped: c9 on its own scenes and printed felts, their glyphs no card
     assert (felt.spec, felt.onnx, felt.sets[1:]) == ("c13", None, decoys.sets)
     assert cards.stages.scene_set(felt.sets[0]).renderer.endswith("render_cards_felt@decoys")
+    # the reader of photos read inverted: c11 beside it, on dark decks inverted (plain tables,
+    # felts) and c11's own scenes, French still left out
+    assert (inverted.spec, inverted.onnx) == ("c14", "card_reader_dark.onnx")
+    assert inverted.start_onnx == "card_reader_letters.onnx" and inverted.leave == "fr"
+    assert inverted.sets[2:] == grey_letters.sets
+    assert cards.stages.scene_set(inverted.sets[1]).renderer.endswith("inverted@felt")
     card_offsets = [s.seed_offset for s in cards.stages.scene_sets]
     assert len(card_offsets) == len(set(card_offsets))
     # nor calibration's and its fresh checks' (seeds 20261201, 03, 05, 07, 11, 19, 21, 23, 25)
     assert not {71, 73, 75, 77, 81, 89, 91, 93, 95} & set(card_offsets)
-    shipped = (d4, d8, crossed_q, decoys, grey, grey_letters, felt)
+    shipped = (d4, d8, crossed_q, decoys, grey, grey_letters, felt, inverted)
     assert all(tune.shipped for tune in shipped)
     for recipe in (dominoes, cards):
         for tune in recipe.reader_finetunes:
@@ -230,6 +236,7 @@ def test_each_reader_fine_tune_starts_from_the_reader_the_ones_before_it_left():
         "c11": "c10",  # from the grey photos' reader
         "c12": "c9",  # the English reader shipped
         "c13": "c9",
+        "c14": "c11",  # beside the letters reader, from it
     }
 
 

@@ -103,8 +103,9 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
     # (crossed Qs, looks 1-5 again) and "c9" (stacked and lone pips) over the English reader,
     # "c10" (grey and blurred views) beside it as the grey photos' reader, and from that "c11"
     # (look 6 without French letters, looks 1-5 again) as the letters reader, then "c13"
-    # (printed felts) from "c9" over the English reader; run again with every letter set from
-    # "c6".
+    # (printed felts) from "c9" over the English reader, and "c14" (dark decks inverted) from
+    # "c11" beside it as the reader of photos read inverted; run again with every letter set
+    # from "c6".
     from dataclasses import replace
 
     from training.classifier import reader_recipe
@@ -123,9 +124,11 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
         assert reader_recipe(out / "card_reader.onnx") == "c13"
         assert reader_recipe(out / "card_reader_grey.onnx") == "c10"
         assert reader_recipe(out / "card_reader_letters.onnx") == "c11_without_fr"
+        assert reader_recipe(out / "card_reader_dark.onnx") == "c14_without_fr"
         assert not (work / "finetune_letters_fr").exists()  # French: never seen
-        without = replace(tuned, recipe=f"{tuned.recipe}_without_fr")
-        assert (work / "classifier" / without.file(f"{without.recipe}_last_smoke.pt")).exists()
+        for left_out in (tuned, FINETUNE_SPECS["c14"]):
+            without = replace(left_out, recipe=f"{left_out.recipe}_without_fr")
+            assert (work / "classifier" / without.file(f"{without.recipe}_last_smoke.pt")).exists()
         # A fine-tune never starts from the wrong reader: "c9" over itself is refused ...
         named = ("--stage", "reader-finetune", "--round", "c9")
         again = subprocess.run(
@@ -146,9 +149,10 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
                 capture_output=True,
             )
         assert reader_recipe(out / "card_reader_letters.onnx") == "c11"
+        assert reader_recipe(out / "card_reader_dark.onnx") == "c14"
         assert reader_recipe(out / "card_reader.onnx") == "c13"
         folders = ["finetune_letters", "finetune_letters_fr", "finetune_look5", "synth_crossed_q"]
-        folders += ["synth_decoys", "synth_felt"]
+        folders += ["synth_decoys", "synth_felt", "synth_inverted", "synth_inverted_felt"]
     assert (work / "classifier" / tuned.file(f"{tuned.recipe}_last_smoke.pt")).exists()
     for folder in folders:
         assert any((work / folder / "train").glob("*.jpg"))
