@@ -269,8 +269,8 @@ def render_cards_inverted(seed: int, felt: str = ""):
     letters reader), every one dark, and the photo's lightness inverted as the recogniser
     inverts a dark deck's photo (``DarkFaces``); stacked pips and lone pips boxed as no card.
     With ``felt`` ("felt", as a renderer's ``@ARG``) on a printed casino felt, its index-like
-    glyphs boxed as no card too: a felt with no light card on it goes inverted, where 19 of 40
-    bare felts were read as cards (the dark-faces reader's scenes, "c14")."""
+    glyphs boxed as no card too: a dark felt printed in light ink is read inverted as a dark
+    deck is, and its printing must read as no card (the dark-faces reader's scenes, "c14")."""
     from datasets.cards_synth import render_scene
     from training.readers import NOT_A_PIECE
     from vision.pipeline import invert_lightness
