@@ -948,9 +948,12 @@ def finetune_detector_all_looks_r2(
     """``detector_all_looks_r2`` (cards, made for a GPU): ``detector_all_looks``' last epoch (or
     the shipped detector rebuilt) at half its rate on fresh scenes of the same looks, seven
     tenths as many (``*_fresh`` folders, seeds of their own), and on printed casino felts, their
-    printing unboxed (``synth_felt_det``) and with no card at all (``synth_bare_felt``),
-    validated on ``synth_r4``; its last epoch exported. Round 4 was cut by its deadline while
-    its validation mAP still rose, and boxes the letters and card pictures printed on felts."""
+    printing unboxed (``synth_felt_det``) and with no card at all (``synth_bare_felt``), and on
+    the dark-faces reader's inverted photos, on plain tables and on felts (``synth_inverted``,
+    ``synth_inverted_felt``: a dark felt printed in light ink is detected inverted), validated
+    on ``synth_r4``; its last epoch exported. Round 4 was cut by its deadline while its
+    validation mAP still rose, and boxes the letters and card pictures printed on felts, either
+    way up."""
     sets = [
         replace(
             s,
@@ -961,7 +964,8 @@ def finetune_detector_all_looks_r2(
         )
         for s in (recipe.stages.scene_set(folder) for folder in ALL_LOOKS_FOLDERS)
     ]
-    sets += [recipe.stages.scene_set(folder) for folder in (FELT_DETECTOR_SYNTH, BARE_FELT_SYNTH)]
+    felts = (FELT_DETECTOR_SYNTH, BARE_FELT_SYNTH, INVERTED_SYNTH, INVERTED_FELT_SYNTH)
+    sets += [recipe.stages.scene_set(folder) for folder in felts]
     data_yaml = _card_round_dataset(recipe, work, seed, "det_all_looks_r2", sets, R4_SYNTH)
     size = imgsz or ALL_LOOKS_IMGSZ
     start = _best_or_shipped(recipe, work, ALL_LOOKS_ROUND, out, data_yaml, size, "last")
