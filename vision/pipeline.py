@@ -431,13 +431,10 @@ class Recogniser:
                     glyphs=own.glyphs,
                     grey_photos=self.settings.grey_photos
                     and replace(self.settings.grey_photos, reader_file=None),
-                    # the set's reader reads its dark decks too, never sure (not calibrated)
+                    # its dark decks read by the kind's reader of inverted photos (which
+                    # learned other letters inverted too), never sure (not calibrated per set)
                     dark_faces=self.settings.dark_faces
-                    and replace(
-                        self.settings.dark_faces,
-                        reader_file=None,
-                        sure_threshold=DarkFaces.sure_threshold,
-                    ),
+                    and replace(self.settings.dark_faces, sure_threshold=DarkFaces.sure_threshold),
                 )
                 # sets sharing a reader file share its session (each has its own threshold)
                 reader = next(
@@ -450,6 +447,8 @@ class Recogniser:
                 ) or open_session(self._model_path(own.reader_file))
                 made = Recogniser(settings, self.models_dir, sessions=(self.detector, reader))
                 made._guess_reader = glyph_reader  # one session for every set
+                # ... and one for each reader of inverted or grey photos, opened by either
+                made._own_readers, made._set_lock = self._own_readers, self._set_lock
                 self._set_recognisers[set_name] = made
         return made
 

@@ -543,8 +543,9 @@ def test_a_dark_photo_is_read_inverted_and_its_pieces_are_never_sure(stand_in):
 def test_a_photo_read_inverted_is_read_by_the_dark_faces_own_reader(
     stand_in, tmp_path, monkeypatch
 ):
-    """``DarkFaces.reader_file`` reads a photo read inverted (cards: the letters reader); a
-    light photo, and a set with a reader of its own, keep theirs; the file is opened once."""
+    """``DarkFaces.reader_file`` reads a photo read inverted (cards: ``card_reader_dark``), for
+    a set with a reader of its own too, never sure there; a light photo keeps the kind's or the
+    set's reader; each file is opened once."""
     from vision.pipeline import DarkFaces, SetReader, invert_lightness
 
     image, settings, (detector, reader) = stand_in  # grey patches on a dark ground (30)
@@ -568,7 +569,10 @@ def test_a_photo_read_inverted_is_read_by_the_dark_faces_own_reader(
     light = recogniser.recognise(invert_lightness(image), "bgr")["pieces"]
     assert sorted(p["label"] for p in light) == ["blue-9", "red-5"]  # the kind's reader
     other = recogniser.recognise(image, "bgr", set_name="other")["pieces"]
-    assert {p["label"] for p in other} == {"black-3"}  # the set's own reader, inverted too
+    assert [p["label"] for p in other] == ["orange-7"] * 3  # inverted: the dark faces' reader
+    assert not any(p["sure"] for p in other)
+    light_other = recogniser.recognise(invert_lightness(image), "bgr", set_name="other")
+    assert {p["label"] for p in light_other["pieces"]} == {"black-3"}  # the set's own reader
     assert opened == ["dark_reader.onnx", "other_reader.onnx"]
 
 
