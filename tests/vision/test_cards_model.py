@@ -88,7 +88,7 @@ def test_a_dark_faced_deck_is_read_inverted_and_sure_by_its_own_threshold(
 ):
     """Light inks on black faces are read on the photo with its lightness inverted (by the
     reader of such photos), sure by the threshold calibrated on dark decks; a deck whose letters
-    the game names is read by that set's reader, whose dark readings are not calibrated: never
+    the game names is read the same way, but its dark readings are not calibrated per set: never
     sure."""
     light = _read(cards, render_test_layout(hand, layout=layout, seed=seed).image)
     dark_image = render_test_layout(hand, layout=layout, seed=seed, dark_faces=True).image
