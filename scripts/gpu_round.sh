@@ -18,6 +18,8 @@
 # run dominoes detector_obb_r7 16 --scenes synth_r6=0 --scenes synth_r7=0.
 # (That one also ran on 2 CPU cores, its epochs fitted to a --deadline: models/dominoes.md,
 # "Leave-one-out".)
+# A card detector brought back runs in floats until quantised here: python -m training.quantise
+# --kind cards (models/cards.md, "Speed").
 set -u
 cd "$(dirname "$0")/.." || exit 1
 carry=.device_carry

@@ -9,6 +9,7 @@ Rotated-box (OBB) models, one class, give ``(1, 6, N)`` = cx, cy, w, h, score, a
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 from dataclasses import dataclass
@@ -28,6 +29,19 @@ def session_options(threads: int | None = None):
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     return options
+
+
+# The metadata key of a quantised detector (``training.quantise``) naming the SHA-256 of the
+# float detector it was made from.
+QUANTISED_FROM = "quantised_from_sha256"
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def open_session(path: Path):
@@ -98,6 +112,8 @@ class OnnxDetector:
         self.size = (int(shape[2]), int(shape[3])) if isinstance(shape[2], int) else (416, 416)
         out_shape = self.session.get_outputs()[0].shape
         self.rotated = len(out_shape) == 3 and out_shape[1] == 6  # cx cy w h score angle
+        # a quantised detector's float original (its SHA-256); None for a float detector
+        self.quantised_from = self.session.get_modelmeta().custom_metadata_map.get(QUANTISED_FROM)
         # The last photo shrunk to the input (``shrunk``): the whole-photo pass and the
         # quarter-turned pass shrink the same photo.
         self._shrunk: tuple[np.ndarray, np.ndarray] | None = None

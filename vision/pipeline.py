@@ -43,6 +43,7 @@ model files, not a new module.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -55,7 +56,7 @@ import numpy as np
 
 from meldcam.vocabulary import AUTO_SET
 from vision.crops import cut_crop, read_views
-from vision.detector import Detection, OnnxDetector, open_session
+from vision.detector import Detection, OnnxDetector, file_sha256, open_session
 from vision.errors import RecogniserUnavailable, UnknownSet
 from vision.imageio import load_image
 from vision.twostage import (
@@ -71,6 +72,7 @@ from vision.twostage import (
 )
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+log = logging.getLogger(__name__)
 # The output contract, the same for every kind.
 MAX_ALTERNATIVES = 3
 ALTERNATIVE_FLOOR = 0.01
@@ -327,6 +329,10 @@ class KindSettings:
     train_command: str  # how to make the model files (told when one is missing)
     heads: Heads
     passes: Passes
+    # The detector quantised to 8-bit integers (``python -m training.quantise``), run instead of
+    # ``detector_file`` where the models folder holds one made from that very file (its
+    # metadata names that file's SHA-256); otherwise the float one is run.
+    quantised_detector_file: str | None = None
     looks: Looks = field(default_factory=Looks)
     crop_size: int | None = None  # the reader's crop side (None: its input's size)
     # Boxes dropped before reading (detections, (height, width)) -> detections.
@@ -390,7 +396,7 @@ class Recogniser:
         self.models_dir = Path(models_dir)
         self._check_set(set_name)
         if sessions is None:
-            detector = OnnxDetector(self._model_path(settings.detector_file))
+            detector = self._detector()
             sessions = (detector, open_session(self._model_path(settings.reader_file)))
         self.detector, self.reader = sessions
         self.passes = DetectorPasses(self.detector)
@@ -411,6 +417,26 @@ class Recogniser:
                 f"is missing (train it with `{self.settings.train_command}`)"
             )
         return path
+
+    def _detector(self) -> OnnxDetector:
+        """The quantised detector where the models folder holds one quantised from its float
+        detector; the float detector otherwise (with a warning where a quantised one is
+        stale: a float detector trained since)."""
+        float_path = self._model_path(self.settings.detector_file)
+        name = self.settings.quantised_detector_file
+        if name is None or not (self.models_dir / name).is_file():
+            return OnnxDetector(float_path)
+        quantised = OnnxDetector(self.models_dir / name)
+        if quantised.quantised_from == file_sha256(float_path):
+            return quantised
+        log.warning(
+            "%s was not quantised from this %s: running the float detector "
+            "(make it with python -m training.quantise --kind %s)",
+            name,
+            float_path.name,
+            self.kind,
+        )
+        return OnnxDetector(float_path)
 
     def for_set(self, set_name: str | None) -> Recogniser:
         """The recogniser that reads ``set_name``: this one, or (a set with a reader of its

@@ -17,6 +17,8 @@ def test_each_kind_has_a_model_card(kind: str) -> None:
     settings = KIND_SETTINGS[kind]
     card = (MODELS / f"{kind}.md").read_text(encoding="utf-8")
     files = [settings.detector_file, settings.reader_file]
+    if settings.quantised_detector_file:
+        files += [settings.quantised_detector_file, "python -m training.quantise"]
     files += [own.reader_file for _set, own in settings.set_readers]
     if settings.grey_photos is not None and settings.grey_photos.reader_file:
         files.append(settings.grey_photos.reader_file)
