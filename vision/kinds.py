@@ -186,8 +186,9 @@ CARDS = KindSettings(
     # the English reader's 0.86-0.87), sure by its own threshold: `meldcam calibrate --kind
     # cards --renderer training.calibrate:card_dark_scene@en --scenes 300 --seed S` (rendered
     # scenes whose every deck is dark; the higher of two seeds' thresholds, checked on two more
-    # seeds and certified by three pooled; models/cards.md, "Dark faces").
-    dark_faces=DarkFaces(reader_file=cards.DARK_READER, sure_threshold=0.7484),
+    # seeds and certified by three pooled; with the quantised detector; models/cards.md, "Dark
+    # faces", "Speed").
+    dark_faces=DarkFaces(reader_file=cards.DARK_READER, sure_threshold=0.7757),
     # Red and black tell suits apart: on a photo without colour no card is sure, and it is read
     # by a reader that learned grey views too ("c10"; the English reader "c9" took every red
     # card for a black one there, and reads colour photos surer; models/cards.md, "Grey photos").
