@@ -1307,6 +1307,26 @@ def _shown_glyphs(
     return tuple(shown)
 
 
+def _framed(
+    placements: list[Placement],
+    width: int,
+    height: int,
+    frame: tuple[int, int],
+    card_w: float,
+    card_h: float,
+) -> tuple[list[Placement], tuple[int, int]]:
+    """``placements`` laid out in a ``width`` x ``height`` canvas, moved to the middle of a
+    ``frame`` (width, height) canvas; ValueError where a card would leave it."""
+    dx, dy = (frame[0] - width) / 2, (frame[1] - height) / 2
+    moved = [replace(p, cx=p.cx + dx, cy=p.cy + dy) for p in placements]
+    for p in moved:
+        cos, sin = abs(math.cos(math.radians(p.angle))), abs(math.sin(math.radians(p.angle)))
+        half_w, half_h = (cos * card_w + sin * card_h) / 2, (sin * card_w + cos * card_h) / 2
+        if not (half_w <= p.cx <= frame[0] - half_w and half_h <= p.cy <= frame[1] - half_h):
+            raise ValueError(f"the layout's cards do not fit in a {frame[0]}x{frame[1]} frame")
+    return moved, frame
+
+
 def render_test_layout(
     labels: list[str],
     layout: str = "fan",
@@ -1316,6 +1336,7 @@ def render_test_layout(
     dark_faces: bool = False,
     fan_step: float = 12.0,
     index_letters: str = "en",
+    frame: tuple[int, int] | None = None,
 ) -> CardScene:
     """A clean, fully specified photo for tests and benchmarks.
 
@@ -1324,7 +1345,9 @@ def render_test_layout(
     ``"row"``: overlapped sideways by 40 % of a card; ``"apart"``: side by side, both
     indices of every card showing. ``face_down`` backs lie to the right, not overlapping.
     ``dark_faces``: a deck with dark faces printed in light inks. ``index_letters``: the deck
-    language whose letters the courts and the ace print (``INDEX_LETTERS``).
+    language whose letters the courts and the ace print (``INDEX_LETTERS``). ``frame``: the
+    photo's (width, height), the layout in its middle (default: the layout's size and a
+    margin of 0.6 card widths); ValueError where the layout's cards do not fit in it.
     """
     rng = np.random.default_rng(seed)
     style_rng = np.random.default_rng(seed + 1)
@@ -1359,6 +1382,8 @@ def render_test_layout(
         x = width + card_w * (0.6 + 1.2 * k) - margin / 2
         placements.append(Placement(x, margin + card_h / 2, 0.0, None))
     width += extra
+    if frame is not None:
+        placements, (width, height) = _framed(placements, width, height, frame, card_w, card_h)
     canvas = background(np.random.default_rng(seed + 2), height, width)
     canvas = cv2.GaussianBlur(canvas, (0, 0), 1.0)
     ids, drawn = _compose(rng, canvas, placements, [style], card_w, gloss_p=0.0)

@@ -1065,12 +1065,15 @@ def render_test_scene(
     gap: int = 2,
     margin: int = 50,
     seed: int = 7,
+    frame: tuple[int, int] | None = None,
 ) -> DominoScene:
     """A clean, fully specified photo: rows of dominoes on a table, no tilt, no photo effects.
 
     ``arrangement="chain"``: each row lies end to end left to right, ``"3-8"`` with 3 on the left;
     ``"side"``: side by side, upright, 3 on top. ``"back"`` lays a domino face down. The whole
     layout is turned by ``angle`` degrees (counter-clockwise). Row r is chain r, in order.
+    ``frame``: the photo's (width, height), the layout in its middle (default: the layout's
+    size and ``margin``); ValueError where the layout does not fit in it.
     """
     if arrangement not in ("chain", "side"):
         raise ValueError(f"arrangement is 'chain' or 'side', not {arrangement!r}")
@@ -1099,6 +1102,12 @@ def render_test_scene(
     )
     low = corners.min(axis=0) - margin
     canvas_w, canvas_h = np.ceil(corners.max(axis=0) - low + margin).astype(int)
+    if frame is not None:
+        extent = corners.max(axis=0) - corners.min(axis=0)
+        if extent[0] > frame[0] or extent[1] > frame[1]:
+            raise ValueError(f"the layout does not fit in a {frame[0]}x{frame[1]} frame")
+        low = corners.min(axis=0) - (np.array(frame) - extent) / 2
+        canvas_w, canvas_h = frame
     shifted = [
         _Placement(p.cx - low[0], p.cy - low[1], p.angle, p.width, 0, p.halves, p.chain, p.position)
         for p in placements

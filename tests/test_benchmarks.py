@@ -103,3 +103,18 @@ def test_the_felts_benchmark_counts_every_card_read_on_a_bare_felt(tmp_path):
     generate(tmp_path, 0, 1, 1, procs=1, name="cards", renderer=FELT_RENDERER, quiet=True)
     with pytest.raises(ValueError, match="not a bare felt"):
         bare_felt_figures(tmp_path / "cards" / "val", OneAceOnTheFirst())
+
+
+@pytest.mark.parametrize("kind", ["cards", "dominoes"])
+def test_the_scale_benchmark_lays_pieces_of_each_share_in_one_frame(kind):
+    """Each share's photos are the kind's frame, holding at least one piece, more where they
+    fit (at most ``MOST``), each piece about that share of the photo's area."""
+    from benchmarks.piece_scale import FRAMES, MOST, SHARES, photos
+
+    width, height = FRAMES[kind]
+    counts = []
+    for share in (SHARES[0], SHARES[-1]):
+        _name, image, labels = next(photos(kind, share, 1))
+        assert image.shape == (height, width, 3)
+        counts.append(len(labels))
+    assert counts == [MOST, 1]

@@ -140,6 +140,25 @@ def test_overlapped_row_hides_bottom_right_indices_and_apart_shows_both():
     assert [sorted(k.corner for k in c.corners) for c in apart.cards] == [["br", "tl"]] * 4
 
 
+def test_a_layout_framed_lies_in_the_middle_of_a_photo_of_that_size():
+    """``frame``: the same cards, laid out alike, in the middle of a photo of the frame's size
+    (the scale benchmark's one card filling most of the frame); a layout too large is refused."""
+    hand = ["KS", "2H", "10D"]
+    own = render_test_layout(hand, layout="apart", card_w=120, seed=3)
+    framed = render_test_layout(hand, layout="apart", card_w=120, seed=3, frame=(1200, 1600))
+    assert framed.image.shape == (1600, 1200, 3)
+    assert [c.label for c in framed.cards] == [c.label for c in own.cards] == hand
+    height, width = own.image.shape[:2]
+    dx, dy = (1200 - width) / 2, (1600 - height) / 2
+    for mine, theirs in zip(own.cards, framed.cards, strict=True):
+        for a, b in zip(mine.corners, theirs.corners, strict=True):
+            assert np.allclose(np.array(b.box) - (dx, dy, dx, dy), a.box, atol=1.0)
+    big = render_test_layout(["KH"], layout="apart", card_w=900, seed=3, frame=(1200, 1600))
+    assert [sorted(k.corner for k in c.corners) for c in big.cards] == [["br", "tl"]]
+    with pytest.raises(ValueError, match="do not fit"):
+        render_test_layout(["KH"], layout="apart", card_w=1000, seed=3, frame=(900, 1600))
+
+
 def test_partly_shown_indices_are_kept_apart_from_the_labelled_ones():
     """Indices 20-90 % visible and not readable are a card's ``partial`` ones (never training
     labels: the scene's corner labels are only the labelled indices); a card showing only such

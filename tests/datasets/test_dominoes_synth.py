@@ -145,6 +145,22 @@ def test_every_pip_count_renders_that_many_pips_in_both_halves_and_orientations(
                         assert found == half.pips, (kind, arrangement, angle, domino.label)
 
 
+def test_a_scene_framed_lies_in_the_middle_of_a_photo_of_that_size():
+    """``frame``: the same dominoes in the middle of a photo of the frame's size; a layout too
+    large for it is refused."""
+    rows = [["3-8", "1-2"]]
+    own = render_test_scene(rows, tile_width=80, seed=3)
+    framed = render_test_scene(rows, tile_width=80, seed=3, frame=(1600, 1200))
+    assert framed.image.shape == (1200, 1600, 3)
+    assert [label for label, _box in framed.labels()] == ["3-8", "1-2"]
+    widths = [np.subtract(box[2:], box[:2]) for _label, box in own.labels()]
+    assert np.allclose([np.subtract(b[2:], b[:2]) for _l, b in framed.labels()], widths)
+    (x1, y1, _x2, _y2), (_x, _y, x2, y2) = (box for _label, box in framed.labels())
+    assert abs((x1 + x2) / 2 - 800) <= 2 and abs((y1 + y2) / 2 - 600) <= 2
+    with pytest.raises(ValueError, match="does not fit"):
+        render_test_scene([["3-8"]], tile_width=900, seed=3, frame=(1600, 1200))
+
+
 def _assert_every_half_countable(row: list[str], style) -> None:
     """Each half of ``row``'s dominoes, drawn clean in ``style`` in two rows, shows its count."""
     scene = render_test_scene([row[:7], row[7:]], tile_width=HALF_PX, style=style)
