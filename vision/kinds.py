@@ -165,6 +165,7 @@ CARDS = KindSettings(
         tile_side=1600,
         quarter_turn=True,
         sized=SizedPasses(tile_px=18.0, zoom_px=40.0, least_gain=1.15, overlap_boxes=2.0),
+        zoom_further=4.0,  # one card filling the frame (models/cards.md, "Scale")
     ),
     looks=Looks(
         # An index box whose estimated angle is more than this off its axes is also read cut

@@ -221,6 +221,11 @@ class DarkFaces:
     # the photo as it is: 12-109 on dark scenes, 254 on a burnt-out photo of a light deck.
     light_from: float = 4.0
     light_boxes: float = 150.0
+    # ... and unless what those boxes lie on is dark too (the band round each, this many times
+    # its short side wide, under ``light_boxes``): a dark deck's face round its indices, where
+    # a light card filling the frame, whose dark pips the inverted pass boxes, is white round
+    # them (dark scenes 10-110, felts 20-97, light close-ups 238-251; models/cards.md, "Scale").
+    around: float = 0.5
     sure_threshold: float = 1.01
     # The reader of a photo read inverted (None: the kind's).
     reader_file: str | None = None
@@ -253,15 +258,29 @@ class GreyPhotos:
         return bool(np.count_nonzero(spread >= self.spread_below) < 0.01 * spread.size)
 
 
-def _boxes_grey(bgr: np.ndarray, detections: list[Detection]) -> float:
+def _boxes_grey(bgr: np.ndarray, detections: list[Detection], around: float = 0.0) -> float:
     """The median over ``detections`` of each box's median grey (0 black .. 255 white): high
-    for indices printed on light faces, low on dark ones; 0 without a box."""
+    for indices printed on light faces, low on dark ones; 0 without a box. ``around``: of the
+    band round each box instead, that many times the box's short side wide (what the box lies
+    on: the face round an index)."""
     medians = []
-    for detection in detections:  # only the boxes' pixels are made grey: this runs on every photo
-        x1, y1, x2, y2 = (round(v) for v in detection.box)
-        crop = bgr[max(0, y1) : max(0, y2), max(0, x1) : max(0, x2)]
-        if crop.size:
-            medians.append(float(np.median(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))))
+    for detection in detections:  # only these pixels are made grey: this runs on every photo
+        x1, y1, x2, y2 = detection.box
+        pad = around * min(x2 - x1, y2 - y1)
+        left, top = max(0, round(x1 - pad)), max(0, round(y1 - pad))
+        crop = bgr[top : max(0, round(y2 + pad)), left : max(0, round(x2 + pad))]
+        if not crop.size:
+            continue
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        if around:
+            inside = np.zeros(grey.shape, dtype=bool)
+            inside[
+                max(0, round(y1) - top) : round(y2) - top,
+                max(0, round(x1) - left) : round(x2) - left,
+            ] = True
+            grey = grey[~inside]
+        if grey.size:
+            medians.append(float(np.median(grey)))
     return float(np.median(medians)) if medians else 0.0
 
 
@@ -585,6 +604,7 @@ class Recogniser:
         if (
             sum(d.score for d in inverted) > found
             and _boxes_grey(small, inverted) < dark_faces.light_boxes
+            and _boxes_grey(small, inverted, dark_faces.around) < dark_faces.light_boxes
         ):
             return invert_lightness(bgr), None, True
         return bgr, whole, False

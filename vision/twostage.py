@@ -63,7 +63,11 @@ class DetectorPasses:
           both ways, and ``drop_repeats`` keeps the surer reading (a turned pass's box that
           outscores the upright one may cut the index worse);
         - ``sized``: the tiles' scale and overlap and the zoomed-out pass chosen from the
-          whole pass's boxes (``SizedPasses``).
+          whole pass's boxes (``SizedPasses``);
+        - ``zoom_further``: where the zoomed-out pass still shows a close-up (``_still_close``:
+          nothing boxed surely by it or the whole pass, or its boxes as long as the whole
+          pass's that called for it), the photo shrunk that much more (one piece filling the
+          frame, its marks still larger at ``zoom_out`` than any the detector learned).
 
         ``whole``: the whole-photo pass's boxes, when already found (not run again)."""
         conf, iou = passes.score, passes.iou
@@ -75,7 +79,11 @@ class DetectorPasses:
                 detections, bgr.shape[:2], min(self.detector.size), zoom_out, tile_side, overlap
             )
         if zoom_out is not None:
-            detections += self._zoomed_out(bgr, conf, iou, zoom_out)
+            zoomed = self._zoomed_out(bgr, conf, iou, zoom_out)
+            further = passes.zoom_further
+            if further is not None and self._still_close(detections, zoomed, bgr, zoom_out, passes):
+                zoomed += self._zoomed_out(bgr, conf, iou, further)
+            detections += zoomed
         if tile_side is not None:
             detections += self._tiled(bgr, conf, iou, tile_side, overlap)
         if zoom_out is not None or tile_side is not None:
@@ -83,6 +91,30 @@ class DetectorPasses:
         if passes.quarter_turn:
             detections += self._quarter_turned(bgr, conf, iou)
         return detections
+
+    def _still_close(
+        self,
+        whole: list[Detection],
+        zoomed: list[Detection],
+        bgr: np.ndarray,
+        zoom_out: float,
+        passes: Passes,
+    ) -> bool:
+        """Whether the photo zoomed out ``zoom_out`` times still shows a close-up's pieces:
+        neither pass boxed anything (surely, ``SizedPasses.score``, with ``passes.sized``), or
+        the zoomed-out pass boxed something at least ``SizedPasses.zoom_px`` long in its input."""
+        sized = passes.sized
+        least = sized.score if sized is not None else 0.0
+        if not any(d.score >= least for d in whole + zoomed):
+            return True
+        if sized is None:
+            return False
+        scale = min(1.0, min(self.detector.size) / max(bgr.shape[:2])) / zoom_out
+        return any(
+            max(x2 - x1, y2 - y1) * scale >= sized.zoom_px
+            for (x1, y1, x2, y2), score in ((d.box, d.score) for d in zoomed)
+            if score >= least
+        )
 
     def _zoomed_out(self, bgr: np.ndarray, conf: float, iou: float, zoom_out: float):
         h, w = bgr.shape[:2]
@@ -222,6 +254,7 @@ class Passes:
     tile_overlap: float = 0.25  # of a tile: at least this shared by neighbouring tiles
     quarter_turn: bool = False  # the whole photo turned a quarter too
     sized: SizedPasses | None = None  # the tiles and zoomed-out pass sized from the whole pass
+    zoom_further: float | None = None  # where nothing is found zoomed out, shrunk this much
 
 
 @dataclass(frozen=True)

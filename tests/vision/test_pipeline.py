@@ -524,6 +524,39 @@ def test_a_photo_is_read_inverted_only_where_its_inverted_boxes_are_dark(stand_i
     assert pieces and all(p["sure"] for p in pieces), "white boxes: read as it is"
 
 
+class _OnADarkGround:
+    """A stand-in detector that boxes its patches (scaled to the photo it is given) only where
+    the photo's ground is dark: as a detector that learned light faces boxes a light card's
+    dark pips once the photo is inverted, and nothing in a close-up of it as it is."""
+
+    size = (64, 64)
+
+    def __init__(self, detector):
+        self.detector = detector
+
+    def detect(self, bgr, conf=0.25, iou=0.6):
+        if bgr[0, 0].mean() > 128:
+            return []
+        scale = bgr.shape[1] / 360  # the stand-in photo's width
+        found = self.detector.detect(bgr, conf, iou)
+        return [replace(d, box=tuple(v * scale for v in d.box)) for d in found]
+
+
+def test_dark_marks_on_a_light_face_are_not_taken_for_a_dark_deck(stand_in):
+    """A light card filling the frame: as it is nothing is found, inverted its dark pips are,
+    dark in the photo but lying on white. It is not read inverted (a dark deck's indices lie on
+    its dark face): what ``DarkFaces.around`` looks at. Looking at the boxes alone, it was."""
+    from vision.pipeline import DarkFaces, invert_lightness
+
+    image, settings, (detector, reader) = stand_in
+    close_up = invert_lightness(image)  # dark patches (median grey under 150) on a light ground
+    sessions = (_OnADarkGround(detector), reader)
+    looking_around = replace(settings, dark_faces=DarkFaces())
+    assert Recogniser(looking_around, sessions=sessions).recognise(close_up, "bgr")["pieces"] == []
+    boxes_alone = replace(settings, dark_faces=DarkFaces(around=0.0))
+    assert Recogniser(boxes_alone, sessions=sessions).recognise(close_up, "bgr")["pieces"]
+
+
 def test_a_dark_photo_is_read_inverted_and_its_pieces_are_never_sure(stand_in):
     from vision.pipeline import DarkFaces, invert_lightness
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -307,6 +308,47 @@ def test_sized_passes_skip_the_tiles_the_whole_pass_makes_needless():
         photo, Passes(0.25, zoom_out=2.0, tile_side=1600, sized=SIZED)
     )
     assert detector.runs == 1 + 1  # whole and zoomed out (its boxes are a close-up's)
+
+
+class _OnlyZoomedOut:
+    """A stand-in detector that boxes an index only in a photo shrunk at least ``least`` times
+    (a close-up's index, larger than any it learned), counting its runs."""
+
+    size = (640, 640)
+
+    def __init__(self, least: float, long: float = 150.0):
+        self.least, self.long, self.runs = least, long, 0
+
+    def detect(self, bgr, conf=0.25, iou=0.6, placed=None):
+        self.runs += 1
+        shrunk = 1.0 if placed is None else placed.height / bgr.shape[0]
+        if shrunk < self.least:
+            return []
+        left, top = (0, 0) if placed is None else (placed.left, placed.top)
+        return [Detection((left + 10.0, top + 10.0, left + 110.0, top + 10 + self.long), 0.9, 0)]
+
+
+def test_a_close_up_found_by_no_pass_is_zoomed_out_further():
+    """``zoom_further`` runs only where the whole and zoomed-out passes found nothing (one card
+    filling the frame), and not at all without a zoomed-out pass."""
+    photo = np.zeros((1600, 1200, 3), np.uint8)
+    further = Passes(0.25, zoom_out=2.0, zoom_further=4.0)
+    detector = _OnlyZoomedOut(least=4.0)
+    found = twostage.DetectorPasses(detector).detect(photo, further)
+    assert len(found) == 1 and detector.runs == 3  # whole, 2x, 4x
+    detector = _OnlyZoomedOut(least=2.0)
+    assert len(twostage.DetectorPasses(detector).detect(photo, further)) == 1
+    assert detector.runs == 2  # found at 2x: no further
+    detector = _OnlyZoomedOut(least=4.0)
+    assert twostage.DetectorPasses(detector).detect(photo, Passes(0.25, zoom_out=2.0)) == []
+    assert twostage.DetectorPasses(detector).detect(photo, Passes(0.25, zoom_further=4.0)) == []
+    assert detector.runs == 2 + 1
+    # sized: boxed at 2x, but as long as a close-up's (32 px of the zoomed-out input or more)
+    sized = replace(further, sized=SIZED)
+    for long, runs in ((150.0, 2), (400.0, 3)):  # 150 px is 20 px at 2x: a table's index
+        detector = _OnlyZoomedOut(least=2.0, long=long)
+        twostage.DetectorPasses(detector).detect(photo, sized)
+        assert detector.runs == runs, long
 
 
 def _one_hot(n: int, size: int, p: float = 0.9) -> np.ndarray:
