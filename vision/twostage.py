@@ -111,9 +111,9 @@ class DetectorPasses:
             return False
         scale = min(1.0, min(self.detector.size) / max(bgr.shape[:2])) / zoom_out
         return any(
-            max(x2 - x1, y2 - y1) * scale >= sized.zoom_px
-            for (x1, y1, x2, y2), score in ((d.box, d.score) for d in zoomed)
-            if score >= least
+            d.score >= least
+            and max(d.box[2] - d.box[0], d.box[3] - d.box[1]) * scale >= sized.zoom_px
+            for d in zoomed
         )
 
     def _zoomed_out(self, bgr: np.ndarray, conf: float, iou: float, zoom_out: float):
@@ -254,7 +254,7 @@ class Passes:
     tile_overlap: float = 0.25  # of a tile: at least this shared by neighbouring tiles
     quarter_turn: bool = False  # the whole photo turned a quarter too
     sized: SizedPasses | None = None  # the tiles and zoomed-out pass sized from the whole pass
-    zoom_further: float | None = None  # where nothing is found zoomed out, shrunk this much
+    zoom_further: float | None = None  # a close-up still at ``zoom_out``: shrunk this much too
 
 
 @dataclass(frozen=True)
