@@ -1,5 +1,5 @@
 """Pieces from a speck to most of the frame: ``python -m benchmarks.piece_scale --kind cards``
-(or ``dominoes``) ``[--photos 8] [--models DIR] [--seed N] [--misses]``.
+(or ``dominoes``) ``[--photos 8] [--models DIR] [--seed N] [--misses] [--meld]``.
 
 Issues 19 and 20 ask for dominoes and cards read from 3 % to 60 % of the frame (a whole table
 to a close-up of one piece). Each share of ``SHARES`` is one piece's area over the photo's (a
@@ -9,7 +9,9 @@ photos a share, each a clean rendered row of as many pieces as fit, up to ``MOST
 generators' test layouts with ``frame``: look-1 cards apart, dominoes end to end, upright on a
 plain table, saved as a JPEG of quality 85), read by the shipped recogniser. Printed per
 share: the piece's width, label precision, recall, F1, photos read exactly, sure share and
-its precision; what each photo misread with ``--misses``.
+its precision; what each photo misread with ``--misses``. ``--meld``: cards three at a time,
+overlapped in a row as a meld is laid (a disputed meld's close-up; fewer where three do not
+fit).
 Figures in the model cards ("Scale").
 """
 
@@ -42,20 +44,33 @@ def _short_side(kind: str, share: float) -> int:
     return int(math.sqrt(share * frame_w * frame_h / ASPECTS[kind]))
 
 
-def _card_photo(share: float, rng: np.random.Generator, seed: int) -> tuple[np.ndarray, list[str]]:
+def _card_photo(
+    share: float, rng: np.random.Generator, seed: int, layout: str = "apart"
+) -> tuple[np.ndarray, list[str]]:
+    """``layout`` "apart": as many cards as fit side by side; "meld": three overlapped in a row
+    as a meld is laid (fewer where three do not fit)."""
     frame_w, frame_h = FRAMES["cards"]
     card_w = _short_side("cards", share)
-    count = max(1, min(MOST, int((frame_w - 0.3 * card_w) / (1.1 * card_w))))
+    if layout == "meld":
+        count, layout = 3, "row"
+    else:
+        count = max(1, min(MOST, int((frame_w - 0.3 * card_w) / (1.1 * card_w))))
     deck = [card_label(r, s) for r in range(len(CARD_RANKS)) for s in range(len(CARD_SUITS))]
     hand = [str(c) for c in rng.choice(deck, count, replace=False)]
-    scene = cards_synth.render_test_layout(
-        hand, layout="apart", card_w=card_w, seed=seed, frame=(frame_w, frame_h)
-    )
-    return scene.image, [c.label for c in scene.cards]
+    while True:
+        try:
+            scene = cards_synth.render_test_layout(
+                hand, layout=layout, card_w=card_w, seed=seed, frame=(frame_w, frame_h)
+            )
+            return scene.image, [c.label for c in scene.cards]
+        except ValueError:  # too large for the frame: one card fewer
+            if len(hand) == 1:
+                raise
+            hand = hand[:-1]
 
 
 def _domino_photo(
-    share: float, rng: np.random.Generator, seed: int
+    share: float, rng: np.random.Generator, seed: int, _layout: str = "apart"
 ) -> tuple[np.ndarray, list[str]]:
     frame_w, frame_h = FRAMES["dominoes"]
     width = _short_side("dominoes", share)
@@ -72,13 +87,13 @@ PHOTOS = {"cards": _card_photo, "dominoes": _domino_photo}
 
 
 def photos(
-    kind: str, share: float, count: int, first_seed: int = SEED
+    kind: str, share: float, count: int, first_seed: int = SEED, layout: str = "apart"
 ) -> Iterator[tuple[str, np.ndarray, list[str]]]:
     """(name, BGR photo as a JPEG of quality 85 decodes, labels) of ``count`` photos whose
-    pieces each cover ``share`` of the photo's area."""
+    pieces each cover ``share`` of the photo's area (cards ``layout``: ``_card_photo``)."""
     for i in range(count):
         seed = first_seed + 1000 * SHARES.index(share) + i
-        image, labels = PHOTOS[kind](share, np.random.default_rng(seed), seed)
+        image, labels = PHOTOS[kind](share, np.random.default_rng(seed), seed, layout)
         encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])[1]
         yield f"{share:.1%}-{i}", cv2.imdecode(encoded, cv2.IMREAD_COLOR), labels
 
@@ -90,17 +105,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="the models' folder")
     parser.add_argument("--misses", action="store_true", help="name what each photo misread")
     parser.add_argument("--seed", type=int, default=SEED, help="other photos (the first's seed)")
+    parser.add_argument(
+        "--meld", action="store_true", help="cards: three overlapped in a row (a meld's close-up)"
+    )
     args = parser.parse_args(argv)
+    if args.meld and args.kind != "cards":
+        parser.error("--meld is for cards")
     recogniser = Recogniser(args.kind, args.models)
     frame_w, frame_h = FRAMES[args.kind]
-    print(f"{args.kind} on {frame_w} x {frame_h} photos, {args.photos} a share, seed {args.seed}")
+    laid = ", three overlapped as a meld" if args.meld else ""
+    share_of = f"{args.photos} a share, seed {args.seed}"
+    print(f"{args.kind} on {frame_w} x {frame_h} photos{laid}, {share_of}")
     print(
         f"{'share':>7}{'width px':>9}{'pieces':>8}{'precision':>11}{'recall':>8}{'F1':>8}"
         f"{'exact':>7}{'sure':>8}{'sure precision':>16}{'s/photo':>9}"
     )
     for share in SHARES:
         score = Score()
-        for name, image, labels in photos(args.kind, share, args.photos, args.seed):
+        layout = "meld" if args.meld else "apart"
+        for name, image, labels in photos(args.kind, share, args.photos, args.seed, layout):
             result = recogniser.recognise(image, "bgr")
             pieces = result["pieces"]
             read = [p["label"] for p in pieces]

@@ -118,3 +118,10 @@ def test_the_scale_benchmark_lays_pieces_of_each_share_in_one_frame(kind):
         assert image.shape == (height, width, 3)
         counts.append(len(labels))
     assert counts == [MOST, 1]
+
+
+def test_the_scale_benchmarks_melds_hold_three_cards_where_three_fit():
+    from benchmarks.piece_scale import photos
+
+    assert len(next(photos("cards", 0.1, 1, layout="meld"))[2]) == 3
+    assert len(next(photos("cards", 0.6, 1, layout="meld"))[2]) == 1  # 907 px wide: one fits

@@ -151,8 +151,9 @@ def _length(box) -> float:
 
 def drop_enclosing(detections: list, _image_hw: tuple[int, int] | None = None) -> list:
     """Leave out detections that enclose the centre of a smaller detection (a quarter of the
-    area or less): corner indices never lie inside one another, so such a box is a whole card
-    or a patch of pips, not an index."""
+    area or less) at least as sure: corner indices never lie inside one another, so such a box
+    is a whole card or a patch of pips, not an index. A box surer than every box inside it is
+    kept: a large index whose suit pip was boxed too, less surely (a close-up)."""
     boxes = [d.box for d in detections]
     areas = [(b[2] - b[0]) * (b[3] - b[1]) for b in boxes]
     kept = []
@@ -160,6 +161,7 @@ def drop_enclosing(detections: list, _image_hw: tuple[int, int] | None = None) -
         encloses = any(
             j != i
             and areas[j] * 4 <= area
+            and detections[j].score >= detections[i].score
             and box[0] <= (other[0] + other[2]) / 2 <= box[2]
             and box[1] <= (other[1] + other[3]) / 2 <= box[3]
             for j, other in enumerate(boxes)

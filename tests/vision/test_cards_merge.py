@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from meldcam.vocabulary import OTHER_LETTERS
@@ -125,3 +127,19 @@ def test_a_deck_showing_its_queens_d_but_not_which_deck_is_told_to_print_other_l
     other = readers.pop(OTHER_LETTERS)  # the same reader, at the strictest threshold
     assert other.sure_threshold == max(reader.sure_threshold for reader in readers.values())
     assert {reader.reader_file for reader in readers.values()} == {other.reader_file}
+
+
+def test_a_box_enclosing_a_surer_small_box_is_no_index_and_one_surer_than_it_is():
+    """``drop_enclosing``: a box round a smaller box's centre (a quarter of its area or less) is
+    a whole card or a patch of pips when the small box is as sure; a large index whose suit pip
+    was boxed too, less surely (a close-up), is kept."""
+    from vision.cards import drop_enclosing
+    from vision.detector import Detection
+
+    whole_card = Detection((0.0, 0.0, 200.0, 280.0), 0.4, 0)
+    index = Detection((10.0, 10.0, 40.0, 70.0), 0.8, 0)
+    assert drop_enclosing([whole_card, index]) == [index]
+    large_index = Detection((0.0, 0.0, 60.0, 170.0), 0.75, 0)
+    suit_pip = Detection((25.0, 150.0, 40.0, 176.0), 0.5, 0)
+    assert drop_enclosing([large_index, suit_pip]) == [large_index, suit_pip]
+    assert drop_enclosing([replace(large_index, score=0.5), suit_pip]) == [suit_pip]

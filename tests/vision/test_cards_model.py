@@ -61,6 +61,15 @@ def test_one_card_filling_most_of_the_frame_is_read(cards, card, card_w, seed):
     assert _labels(_read(cards, scene.image)) == Counter([card])
 
 
+def test_a_close_up_of_a_meld_is_read_though_its_suit_pips_are_boxed_too(cards):
+    """Three cards overlapped as a meld, each 400 px wide (a disputed meld's photo): the JS's
+    and AS's indices, whose suit pips the detector boxed too, less surely, were left out as
+    boxes enclosing another (``drop_enclosing``)."""
+    meld = ["JS", "AS", "JH"]
+    scene = render_test_layout(meld, layout="row", card_w=400, seed=781000, frame=(1200, 1600))
+    assert _labels(_read(cards, scene.image)) == Counter(meld)
+
+
 def test_face_down_cards_are_not_reported(cards):
     scene = render_test_layout(["5S", "6S", "7S"], layout="row", seed=3, face_down=2)
     assert _labels(_read(cards, scene.image)) == Counter(["5S", "6S", "7S"])
