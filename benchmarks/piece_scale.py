@@ -120,9 +120,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{'share':>7}{'width px':>9}{'pieces':>8}{'precision':>11}{'recall':>8}{'F1':>8}"
         f"{'exact':>7}{'sure':>8}{'sure precision':>16}{'s/photo':>9}"
     )
+    layout = "meld" if args.meld else "apart"
     for share in SHARES:
         score = Score()
-        layout = "meld" if args.meld else "apart"
         for name, image, labels in photos(args.kind, share, args.photos, args.seed, layout):
             result = recogniser.recognise(image, "bgr")
             pieces = result["pieces"]
