@@ -75,12 +75,17 @@ def _window(n: int) -> np.ndarray:
     return _windows[n]
 
 
-def face_size(box_w: float, box_h: float, theta: float) -> tuple[float, float]:
+def face_size(
+    box_w: float, box_h: float, theta: float, sides: tuple[float, float] | None = None
+) -> tuple[float, float]:
     """The sides (along the tile's own axes) of a rectangle turned ``theta`` degrees whose
-    axis-aligned box is ``box_w`` x ``box_h``."""
+    axis-aligned box is ``box_w`` x ``box_h`` (``sides``: where known, a rotated box's; kept
+    within the same bounds)."""
     c, s = abs(math.cos(math.radians(theta))), abs(math.sin(math.radians(theta)))
     det = c * c - s * s
-    if det > 0.35:  # the box's sides give the tile's sides
+    if sides is not None:
+        w, h = sides
+    elif det > 0.35:  # the box's sides give the tile's sides
         w, h = (c * box_w - s * box_h) / det, (c * box_h - s * box_w) / det
     else:  # near 45 degrees the sides are ill-defined: a square
         w = h = max(box_w, box_h) / (c + s)
@@ -88,21 +93,23 @@ def face_size(box_w: float, box_h: float, theta: float) -> tuple[float, float]:
     return min(max(w, 0.35 * big), 1.2 * big), min(max(h, 0.35 * big), 1.2 * big)
 
 
-def cut_geometry(bbox, theta: float) -> tuple[float, float, float]:
+def cut_geometry(bbox, theta: float, sides=None) -> tuple[float, float, float]:
     """The angle ``cut_crop`` cuts the tile in ``bbox`` at, given its angle ``theta``, and the
-    tile's sides: a tile lying sideways is turned a quarter more, so its long side is vertical."""
+    tile's sides (``sides``, along ``theta``'s axes, where known: a rotated box's; otherwise
+    ``face_size``'s): a tile lying sideways is turned a quarter more, so its long side is
+    vertical."""
     x1, y1, x2, y2 = (float(v) for v in bbox)
-    w, h = face_size(max(1.0, x2 - x1), max(1.0, y2 - y1), theta)
+    w, h = face_size(max(1.0, x2 - x1), max(1.0, y2 - y1), theta, sides)
     if w > h * 1.05:
         return theta + 90.0, h, w
     return theta, w, h
 
 
-def cut_quadrant(bbox, theta: float) -> int:
+def cut_quadrant(bbox, theta: float, sides=None) -> int:
     """Which quarter of a turn (counter-clockwise from upright, 0-3) the crop ``cut_crop`` cuts
     at ``theta`` is turned: a tile shown turned t quarters in it lies (quadrant - t) quarters
     from upright in the photo."""
-    return round(cut_geometry(bbox, theta)[0] / 90.0) % 4
+    return round(cut_geometry(bbox, theta, sides)[0] / 90.0) % 4
 
 
 def cut_crop(
@@ -111,14 +118,16 @@ def cut_crop(
     size: int = CROP_SIZE,
     margin: float = CROP_MARGIN,
     theta: float | None = None,
+    sides: tuple[float, float] | None = None,
 ):
     """The tile in ``bbox`` cut square to its own sides, portrait when the sides tell, squashed
     to ``size`` x ``size``; pixels outside the photo are grey (114). ``theta``: the tile's
-    angle when known (default: ``tile_angle``'s estimate)."""
+    angle when known (default: ``tile_angle``'s estimate); ``sides``: its sides along
+    ``theta``'s axes when known (``cut_geometry``)."""
     x1, y1, x2, y2 = (float(v) for v in bbox)
     if theta is None:
         theta = tile_angle(image, bbox)
-    angle, w, h = cut_geometry(bbox, theta)
+    angle, w, h = cut_geometry(bbox, theta, sides)
     w *= 1 + 2 * margin
     h *= 1 + 2 * margin
     a = math.radians(angle)

@@ -57,6 +57,9 @@ class Detection:
     # Rotated-box models only: the piece's centre, sides (w along ``angle``) and angle in
     # degrees, in the given image's pixels; ``box`` is then the rotated box's extent.
     rotated: tuple[tuple[float, float], tuple[float, float], float] | None = None
+    # The same piece boxed by another pass (``DetectorPasses``' diagonal pass): read too, the
+    # surer reading kept with its box.
+    twin: Detection | None = None
 
 
 @dataclass(frozen=True)

@@ -71,8 +71,10 @@ DOMINOES = KindSettings(
     # The smaller half (0-12; then "none": not a face-up domino) and the larger half (0-12).
     heads=Heads(first=PIP_COUNTS, second=PIP_COUNTS, label="{first}-{second}", pairs=True),
     # Score 0.35: chosen on synthetic validation for the shipped rotated-box detector. A second
-    # pass on the photo shrunk 2x: real domino photos are mostly close-ups.
-    passes=Passes(score=0.35, zoom_out=2.0),
+    # pass on the photo shrunk 2x: real domino photos are mostly close-ups. Where a domino lies
+    # 25 degrees or more off the photo's axes, the photo turned 45 degrees too: real thick
+    # dominoes near 45 degrees are boxed short or not at all (models/dominoes.md, "Turned").
+    passes=Passes(score=0.35, zoom_out=2.0, diagonal_beyond=25.0),
     looks=Looks(
         # A box whose estimated angle is more than this off its axes is read square to the box
         # too (only boxes without a rotated box of their own: a given box, a photo read whole):
@@ -99,8 +101,11 @@ DOMINOES = KindSettings(
     # (before any set limits the labels): it drops textures read as double-twelves. Chosen on
     # synthetic validation (0.2 and 0.4 did less).
     report_floor=0.3,
-    # One domino found by both passes on boxes sharing more than half is one domino.
+    # One domino found by two passes on rotated boxes sharing more than half is one domino,
+    # whatever each box reads (one place, one domino: the less sure reading is a misreading of
+    # it, often of a box cut short; models/dominoes.md, "Turned").
     repeat_overlap=0.5,
+    repeat_any_label=True,
     sets=dominoes.set_labels(),
     group=dominoes.group,
     # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind dominoes` (2,000

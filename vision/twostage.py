@@ -90,6 +90,11 @@ class DetectorPasses:
             detections = suppress_overlaps(detections, conf, iou)
         if passes.quarter_turn:
             detections += self._quarter_turned(bgr, conf, iou)
+        beyond = passes.diagonal_beyond
+        if beyond is not None and any(
+            d.rotated is not None and off_axes(d.rotated[2]) >= beyond for d in detections
+        ):
+            detections = with_twins(detections, self._diagonal_turned(bgr, conf, iou))
         return detections
 
     def _still_close(
@@ -148,6 +153,32 @@ class DetectorPasses:
                 (cx, cy), sides, angle = cv2.minAreaRect(back)
                 rotated = ((float(cx), float(cy)), (float(sides[0]), float(sides[1])), float(angle))
             found.append(Detection((y1, height - x2, y2, height - x1), d.score, d.cls, rotated))
+        return found
+
+    def _diagonal_turned(self, bgr: np.ndarray, conf: float, iou: float) -> list[Detection]:
+        """The rotated boxes of the whole photo turned an eighth of a turn (its canvas grown to
+        keep every corner, the rest filled with the photo's median colour), turned back."""
+        h, w = bgr.shape[:2]
+        turn = cv2.getRotationMatrix2D((w / 2, h / 2), DIAGONAL_TURN, 1.0)
+        side = math.ceil((w + h) * math.sqrt(0.5))
+        turn[:, 2] += (side - w) / 2, (side - h) / 2
+        fill = tuple(float(c) for c in np.median(bgr.reshape(-1, 3)[::97], axis=0))
+        turned = cv2.warpAffine(
+            bgr, turn, (side, side), borderMode=cv2.BORDER_CONSTANT, borderValue=fill
+        )
+        back = cv2.invertAffineTransform(turn)
+        found = []
+        for d in self.detector.detect(turned, conf=conf, iou=iou):
+            if d.rotated is None:
+                continue
+            points = cv2.boxPoints(d.rotated) @ back[:, :2].T + back[:, 2]
+            (cx, cy), sides, angle = cv2.minAreaRect(points.astype(np.float32))
+            rotated = ((float(cx), float(cy)), (float(sides[0]), float(sides[1])), float(angle))
+            x1, y1 = np.clip(points.min(axis=0), 0, (w, h))
+            x2, y2 = np.clip(points.max(axis=0), 0, (w, h))
+            if x2 - x1 >= 2 and y2 - y1 >= 2:
+                box = (float(x1), float(y1), float(x2), float(y2))
+                found.append(Detection(box, d.score, d.cls, rotated))
         return found
 
     def _tiled(self, bgr: np.ndarray, conf: float, iou: float, tile_side: int, overlap: float):
@@ -255,6 +286,9 @@ class Passes:
     quarter_turn: bool = False  # the whole photo turned a quarter too
     sized: SizedPasses | None = None  # the tiles and zoomed-out pass sized from the whole pass
     zoom_further: float | None = None  # a close-up still at ``zoom_out``: shrunk this much too
+    # A rotated box this many degrees or more off the photo's axes: the photo turned 45 degrees
+    # too, each piece kept from the pass that saw it nearer its axes (``nearer_axes``).
+    diagonal_beyond: float | None = None
 
 
 @dataclass(frozen=True)
@@ -300,21 +334,28 @@ def read_boxes(
     turn (averaged), with the extra ``looks``."""
     if not detections:
         return []
-    # A rotated box gives the piece's angle; otherwise it is estimated from the edges.
-    angles = [
-        (d.rotated[2] + 45) % 90 - 45
-        if d.rotated is not None and looks.angle == "box"
-        else tile_angle(bgr, d.box)
-        for d in detections
-    ]
+
+    def angle(d: Detection) -> float:
+        """A rotated box gives the piece's angle; otherwise it is estimated from the edges."""
+        if d.rotated is not None and looks.angle == "box":
+            return (d.rotated[2] + 45) % 90 - 45
+        return tile_angle(bgr, d.box)
+
+    angles = [angle(d) for d in detections]
 
     def cut(boxes_and_angles) -> list[np.ndarray]:
         """The crops of (box index, angle to cut at)."""
-        return [cut_crop(bgr, detections[i].box, crop_size, theta=t) for i, t in boxes_and_angles]
+        return [
+            cut_crop(bgr, detections[i].box, crop_size, theta=t, sides=_sides(detections[i], t))
+            for i, t in boxes_and_angles
+        ]
 
     def read(boxes_and_angles) -> Views:
         crops = cut(boxes_and_angles)
-        quadrants = [cut_quadrant(detections[i].box, t) for i, t in boxes_and_angles]
+        quadrants = [
+            cut_quadrant(detections[i].box, t, _sides(detections[i], t))
+            for i, t in boxes_and_angles
+        ]
         return Views(read_views(reader, crops), quadrants)
 
     looked = list(enumerate(angles))
@@ -343,6 +384,18 @@ def read_boxes(
     views = read(looked + extra)
     readings = [_reading(d, views, k) for k, d in enumerate(detections)]
     readings = _surest(readings, extra, views, m)
+    # A box with a twin (the same piece boxed by the diagonal pass): the twin read too, the
+    # surer reading kept with its box, which the looks below then cut.
+    twinned = [i for i, d in enumerate(detections) if d.twin is not None]
+    if twinned:
+        twins = [detections[i].twin for i in twinned]
+        once = replace(looks, turned=(), halves_below=None)
+        detections, angles = list(detections), list(angles)
+        for i, twin in zip(twinned, read_boxes(reader, bgr, twins, crop_size, once), strict=True):
+            if _sureness(twin) > _sureness(readings[i]):
+                readings[i] = twin
+                detections[i] = twin.detection
+                angles[i] = angle(twin.detection)
     # A box still read unsurely is also read cut at its angle turned by each of ``turned``
     # degrees: a small piece's angle (a card's corner index in a fan) is estimated roughly.
     # Sure readings (of a piece or of "none") are not read again.
@@ -360,6 +413,19 @@ def read_boxes(
                 halves = [(first[2 * n + h], second[2 * n + h]) for h in (0, 1)]
                 readings[i] = merged_with_halves(readings[i], *halves)
     return readings
+
+
+def _sides(detection: Detection, theta: float) -> tuple[float, float] | None:
+    """A rotated box's sides along the axes of ``theta`` where ``theta`` is the box's own angle
+    (give or take quarter turns); None otherwise (``cut_geometry`` then takes them from the
+    axis-aligned box, which cannot tell them apart near 45 degrees)."""
+    if detection.rotated is None:
+        return None
+    _centre, (w, h), angle = detection.rotated
+    quarters = (angle - theta) / 90.0
+    if abs(quarters - round(quarters)) > 1e-3:
+        return None
+    return (w, h) if round(quarters) % 2 == 0 else (h, w)
 
 
 def doubled_halves(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -442,21 +508,29 @@ def _sureness(reading: Reading) -> float:
 
 def drop_repeats(pieces: list[dict], overlap: float = 0.5, any_label: bool = False) -> list[dict]:
     """One report per piece: a reading with the same label as a more confident one whose box
-    shares more than ``overlap`` of the smaller box is that piece found twice (by two passes of
+    (rotated, where both have one) shares more than ``overlap`` of the smaller box is that
+    piece found twice (by two passes of
     the detector, or two boxes on one tile); two pieces with one label lie side by side, never
     half on top of each other. ``any_label``: whatever the labels (one place, one piece: the
     less sure reading is a misreading of it). Keeps the order."""
     ranked = sorted(range(len(pieces)), key=lambda i: -pieces[i]["confidence"])
     kept: list[int] = []
     for i in ranked:
-        box = pieces[i]["bbox"]
         if not any(
             (any_label or pieces[k]["label"] == pieces[i]["label"])
-            and _shared(box, pieces[k]["bbox"]) > overlap
+            and _shared_piece(pieces[i], pieces[k]) > overlap
             for k in kept
         ):
             kept.append(i)
     return [pieces[i] for i in sorted(kept)]
+
+
+def _shared_piece(a: dict, b: dict) -> float:
+    """What two reported pieces share, as a share of the smaller: by their rotated boxes where
+    both have one (two dominoes side by side at 45 degrees share half their extents)."""
+    if a.get("_rotated") is not None and b.get("_rotated") is not None:
+        return shared_share(a["_rotated"], b["_rotated"])
+    return _shared(a["bbox"], b["bbox"])
 
 
 def _shared(a, b) -> float:
@@ -485,6 +559,46 @@ def moved_rotated(rotated, dx: float, dy: float, scale: float = 1.0):
         return None
     (cx, cy), (w, h), angle = rotated
     return ((cx + dx) / scale, (cy + dy) / scale), (w / scale, h / scale), angle
+
+
+DIAGONAL_TURN = 45.0  # degrees: the diagonal pass's turn, the farthest from both axes
+
+
+def off_axes(angle: float) -> float:
+    """How many degrees a box at ``angle`` lies off the nearer of the photo's axes (0-45)."""
+    folded = angle % 90.0
+    return min(folded, 90.0 - folded)
+
+
+def shared_share(a, b) -> float:
+    """The area two rotated boxes share, as a share of the smaller one's."""
+    kind, points = cv2.rotatedRectangleIntersection(a, b)
+    if kind == cv2.INTERSECT_NONE or points is None:
+        return 0.0
+    shared = cv2.contourArea(cv2.convexHull(points))
+    smaller = min(a[1][0] * a[1][1], b[1][0] * b[1][1])
+    return float(shared / smaller) if smaller > 0 else 0.0
+
+
+def with_twins(
+    detections: list[Detection], turned: list[Detection], overlap: float = 0.5
+) -> list[Detection]:
+    """``detections`` joined with the diagonal pass's (``turned``): a box sharing more than
+    ``overlap`` of the smaller with one of ``detections`` (the most, where several) is its
+    twin, the same piece boxed turned 45 degrees (``read_boxes`` reads both and keeps the
+    surer reading, so the piece is reported once); one sharing none is a piece only that pass
+    found; a second twin of one box is left out."""
+    kept = list(detections)
+    for box in turned:
+        shares = [
+            shared_share(d.rotated, box.rotated) if d.rotated is not None else 0.0 for d in kept
+        ]
+        best = int(np.argmax(shares)) if shares else -1
+        if best < 0 or shares[best] <= overlap:
+            kept.append(box)
+        elif kept[best].twin is None:
+            kept[best] = replace(kept[best], twin=box)
+    return kept
 
 
 def suppress_overlaps(detections: list[Detection], conf: float, iou: float) -> list[Detection]:

@@ -72,3 +72,17 @@ def test_to_tensor_is_rgb_nchw_in_0_1_with_half_turns_after():
         np.testing.assert_allclose(tensor[i], rgb, atol=1e-6)
         np.testing.assert_allclose(tensor[3 + i], rgb[:, ::-1, ::-1], atol=1e-6)
     assert to_tensor(crops).shape == (3, 3, 8, 8)
+
+
+@pytest.mark.parametrize("angle", [0, 25, 40, 45, 50, -70])
+def test_a_rotated_boxs_sides_are_kept_where_the_extent_cannot_tell_them(angle):
+    """A rotated box (a domino's) gives its sides: near 45 degrees they are cut as they are, not
+    as a square; elsewhere they are what the extent gives anyway."""
+    w, h = 150.0, 300.0
+    corners = cv2.boxPoints(((400, 400), (w, h), angle))
+    (x1, y1), (x2, y2) = corners.min(0), corners.max(0)
+    theta = fold(angle)
+    sides = (w, h) if round((angle - theta) / 90) % 2 == 0 else (h, w)
+    assert face_size(x2 - x1, y2 - y1, theta, sides) == pytest.approx(sides)
+    if abs(abs(theta) - 45) > 10:
+        assert face_size(x2 - x1, y2 - y1, theta) == pytest.approx(sides, abs=0.5)

@@ -31,3 +31,24 @@ def test_different_labels_on_overlapping_boxes_are_kept():
 def test_with_any_label_one_place_is_one_piece_read_the_surer_way():
     pieces = [_piece("AH", [186, 254, 229, 292], 0.84), _piece("JK", [173, 252, 232, 290], 0.66)]
     assert drop_repeats(pieces, 0.5, any_label=True) == [pieces[0]]
+
+
+def _domino(label, cx, cy, angle, confidence, length=120.0):
+    import cv2
+
+    rotated = ((cx, cy), (length / 2, length), angle)
+    corners = cv2.boxPoints(rotated)
+    box = [*map(float, corners.min(0)), *map(float, corners.max(0))]
+    return {**_piece(label, box, confidence), "_rotated": rotated}
+
+
+def test_dominoes_side_by_side_at_45_degrees_are_told_apart_by_their_rotated_boxes():
+    """Their extents share more than half, their rotated boxes nothing: both kept."""
+    step = 62 / 2**0.5  # a domino's width and a little, along the diagonal
+    pieces = [_domino("3-5", 200, 200, 45, 0.9), _domino("2-6", 200 + step, 200 - step, 45, 0.8)]
+    assert drop_repeats(pieces, 0.5, any_label=True) == pieces
+
+
+def test_one_domino_boxed_twice_is_reported_once_whatever_the_shorter_box_reads():
+    pieces = [_domino("0-6", 200, 200, 45, 0.88), _domino("2-7", 205, 195, 47, 0.37, 80.0)]
+    assert drop_repeats(pieces, 0.5, any_label=True) == [pieces[0]]

@@ -98,9 +98,9 @@ def test_edges_looks_cut_a_rotated_box_at_its_estimated_angle(monkeypatch):
     thetas = []
     cut = twostage.cut_crop
 
-    def recording_cut(image, box, size, theta=None):
+    def recording_cut(image, box, size, theta=None, sides=None):
         thetas.append(theta)
-        return cut(image, box, size, theta=theta)
+        return cut(image, box, size, theta=theta, sides=sides)
 
     monkeypatch.setattr(twostage, "cut_crop", recording_cut)
     boxes = [rotated_detection(30, 20, 40, 20, 30.0, 0.9)]
@@ -118,9 +118,9 @@ def test_turned_looks_read_every_box_cut_turned_and_keep_the_surest(monkeypatch)
     thetas = []
     cut = twostage.cut_crop
 
-    def recording_cut(image, box, size, theta=None):
+    def recording_cut(image, box, size, theta=None, sides=None):
         thetas.append(theta)
-        return cut(image, box, size, theta=theta)
+        return cut(image, box, size, theta=theta, sides=sides)
 
     monkeypatch.setattr(twostage, "cut_crop", recording_cut)
     boxes = [Detection((10.0, 10.0, 50.0, 30.0), 0.9, 0), Detection((60, 10, 100, 30), 0.8, 0)]
@@ -381,3 +381,77 @@ def test_a_crop_doubles_each_half_with_itself_turned():
     assert top.shape == bottom.shape == crop.shape
     assert (top[:4] == crop[:4]).all() and (top[4:] == crop[:4][::-1, ::-1]).all()
     assert (bottom[4:] == crop[4:]).all() and (bottom[:4] == crop[4:][::-1, ::-1]).all()
+
+
+@pytest.mark.parametrize(
+    ("angle", "off"), [(0, 0), (30, 30), (45, 45), (60, 30), (-10, 10), (100, 10)]
+)
+def test_off_axes_is_the_angle_to_the_nearer_axis(angle, off):
+    assert twostage.off_axes(angle) == pytest.approx(off)
+
+
+def test_a_diagonal_passs_box_on_a_piece_is_its_twin_and_a_lone_one_is_a_piece():
+    short = rotated_detection(200, 200, 40, 90, 45, 0.9)  # boxed short by the upright pass
+    other = rotated_detection(500, 200, 40, 120, 10, 0.9)
+    twin = rotated_detection(202, 200, 40, 120, 45, 0.9)  # the same piece, its full length
+    again = rotated_detection(198, 201, 38, 118, 44, 0.9)  # a second box of it: left out
+    lone = rotated_detection(200, 500, 40, 120, 45, 0.9)  # a piece only the diagonal pass found
+    kept = twostage.with_twins([short, other], [twin, again, lone])
+    assert [d.box for d in kept] == [short.box, other.box, lone.box]
+    assert kept[0].twin == twin and kept[1].twin is None and kept[2].twin is None
+
+
+class _Diagonal:
+    """A fake rotated-box detector: on the upright photo (not square) a box at ``angle``; on the
+    diagonal pass's square canvas, a box square to it at the canvas's centre."""
+
+    size = (640, 640)
+
+    def __init__(self, angle: float):
+        self.angle, self.calls = angle, []
+
+    def detect(self, bgr, conf=0.25, iou=0.6):
+        h, w = bgr.shape[:2]
+        self.calls.append((h, w))
+        if h != w:
+            return [rotated_detection(100, 50, 30, 60, self.angle, 0.9)]
+        return [rotated_detection(w / 2, h / 2, 40, 120, 0.0, 0.9)]
+
+
+@pytest.mark.parametrize(
+    ("angle", "turned"), [(5.0, False), (24.0, False), (30.0, True), (-45.0, True)]
+)
+def test_the_diagonal_pass_runs_where_a_box_lies_off_the_axes(angle, turned):
+    detector = _Diagonal(angle)
+    photo = np.zeros((100, 200, 3), np.uint8)
+    found = twostage.DetectorPasses(detector).detect(photo, Passes(0.25, diagonal_beyond=25.0))
+    side = int(np.ceil(300 * np.sqrt(0.5)))  # the turned photo's every corner kept
+    assert detector.calls == [(100, 200), (side, side)] if turned else [(100, 200)]
+    if turned:  # the canvas's centre is the photo's; the box turned back by 45 degrees
+        assert len(found) == 1 and found[0].twin is not None
+        (cx, cy), sides, box_angle = found[0].twin.rotated
+        assert (cx, cy) == pytest.approx((100.0, 50.0), abs=0.5)
+        assert sorted(sides) == pytest.approx([40.0, 120.0], abs=0.5)
+        assert twostage.off_axes(box_angle) == pytest.approx(45.0, abs=0.5)
+
+
+class _Brightness:
+    """A fake reader: a crop bright on average reads "1" surely, a dark one unsurely."""
+
+    def run(self, _names, feeds):
+        crops = feeds["crops"]
+        bright = crops.reshape(len(crops), -1).mean(axis=1) > 0.5
+        first = np.where(bright[:, None], [0.02, 0.96, 0.02], [0.4, 0.3, 0.3]).astype(np.float32)
+        second = np.where(bright[:, None], [0.0, 1.0], [0.5, 0.5]).astype(np.float32)
+        return first, second
+
+
+def test_a_twin_read_surer_is_kept_with_its_box():
+    photo = np.zeros((300, 300, 3), np.uint8)
+    photo[100:200, 100:200] = 255  # what the twin's box holds; the upright box is mostly dark
+    upright = rotated_detection(60, 60, 60, 60, 0.0, 0.9)
+    twin = rotated_detection(150, 150, 90, 90, 0.0, 0.9)
+    readings = read_boxes(_Brightness(), photo, [replace(upright, twin=twin)], 32, Looks())
+    assert readings[0].detection == twin and readings[0].first.argmax() == 1
+    readings = read_boxes(_Brightness(), photo, [replace(twin, twin=upright)], 32, Looks())
+    assert readings[0].detection.rotated == twin.rotated
