@@ -3,11 +3,12 @@ benchmarks.photo_conditions --kind KIND [--data DIR] [--models DIR] [--only NAME
 
 Each labelled whole-table photo of ``--data`` (default: the real dev photos) is read as it is
 and changed as a photo of another phone, light or hand might be (``CONDITIONS``: smaller and
-larger, greyscale, heavy JPEG, turned, under- and overexposed, out of focus, shaken, warm
-light, half in shadow, high contrast, vivid colours, sensor noise), and scored as ``meldcam
-eval`` scores it (labels as multisets; sure share and precision). A recogniser whose F1 falls
-on a condition a player's photo may have fails there on photos nobody has labelled. ``--step
-N`` reads every Nth photo (the tiles have 160).
+larger, greyscale, heavy JPEG, turned a quarter, half a turn or at a slant, seen from lower
+down, under- and overexposed, out of focus, shaken, warm light, half in shadow, high contrast,
+vivid colours, sensor noise), and scored as ``meldcam eval`` scores it (labels as multisets;
+sure share and precision). A recogniser whose F1 falls on a condition a player's photo may have
+fails there on photos nobody has labelled. ``--step N`` reads every Nth photo (the tiles have
+160).
 Figures in the model cards ("Photo conditions").
 """
 
@@ -85,6 +86,46 @@ def _warm(image: np.ndarray) -> np.ndarray:  # tungsten light: blue down, red up
     return np.clip(image * np.array([0.75, 0.95, 1.15]), 0, 255).astype(np.uint8)
 
 
+def _table_colour(image: np.ndarray) -> tuple[float, ...]:
+    """The photo's median colour: what a warp shows beyond the photo's edge, a plain table
+    rather than a mirrored one (a mirror would show pieces that are not there)."""
+    return tuple(float(c) for c in np.median(image.reshape(-1, 3), axis=0))
+
+
+def _seen_from_lower(near: float, squash: float) -> Callable[[np.ndarray], np.ndarray]:
+    """The table photographed from lower down: its far (top) edge ``near`` as wide as its near
+    edge and the whole ``squash`` as deep, each piece foreshortened as a camera at the table's
+    edge sees it (``near`` 0.55 is about 35 degrees above the table)."""
+
+    def warped(image: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        inset, top = w * (1 - near) / 2, h * (1 - squash)
+        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        dst = np.float32([[inset, top], [w - inset, top], [w, h], [0, h]])
+        view = cv2.getPerspectiveTransform(src, dst)
+        return cv2.warpPerspective(
+            image, view, (w, h), borderMode=cv2.BORDER_CONSTANT, borderValue=_table_colour(image)
+        )
+
+    return warped
+
+
+def _turned(degrees: float) -> Callable[[np.ndarray], np.ndarray]:
+    """The phone held at an angle: the photo turned ``degrees``, its canvas grown to keep it all."""
+
+    def turned(image: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+        cos, sin = abs(turn[0, 0]), abs(turn[0, 1])
+        size = (round(w * cos + h * sin), round(w * sin + h * cos))
+        turn[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
+        return cv2.warpAffine(
+            image, turn, size, borderMode=cv2.BORDER_CONSTANT, borderValue=_table_colour(image)
+        )
+
+    return turned
+
+
 def _noise(image: np.ndarray) -> np.ndarray:
     rng = np.random.default_rng(0)
     return np.clip(image + rng.normal(0, 12, image.shape), 0, 255).astype(np.uint8)
@@ -99,6 +140,10 @@ CONDITIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "JPEG quality 25": _jpeg,
     "turned a quarter": lambda image: cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE),
     "upside down": lambda image: cv2.rotate(image, cv2.ROTATE_180),
+    "turned 20 degrees": _turned(20),
+    "turned 45 degrees": _turned(45),
+    "seen from lower": _seen_from_lower(0.75, 0.85),
+    "seen from low": _seen_from_lower(0.55, 0.7),
     "underexposed": _levels(0.7, 0, gamma=1.8),
     "overexposed a little": _levels(1.15, 15),
     "overexposed": _levels(1.35, 30),

@@ -38,6 +38,11 @@ def test_every_photo_condition_keeps_a_photo_a_photo_and_changes_it():
     assert (grey.max(axis=2) == grey.min(axis=2)).all()
     assert CONDITIONS["800 px"](photo).shape[:2] == (571, 800)
     assert CONDITIONS["turned a quarter"](photo).shape[:2] == (1400, 1000)
+    turned = CONDITIONS["turned 45 degrees"](photo)  # grown to keep every corner
+    assert turned.shape[:2] == (round(2400 * 0.5**0.5),) * 2
+    low = CONDITIONS["seen from low"](photo)  # the far edge narrower: a plain table beside it
+    table = np.median(photo.reshape(-1, 3), axis=0)
+    assert low.shape == photo.shape and np.abs(low[0, 0] - table).max() <= 1
 
 
 def test_the_pip_sizes_benchmark_draws_a_whole_double_twelve_at_each_size():
