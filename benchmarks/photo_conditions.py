@@ -8,7 +8,8 @@ down, under- and overexposed, out of focus, shaken, warm light, half in shadow, 
 vivid colours, sensor noise), and scored as ``meldcam eval`` scores it (labels as multisets;
 sure share and precision). A recogniser whose F1 falls on a condition a player's photo may have
 fails there on photos nobody has labelled. ``--step N`` reads every Nth photo (the tiles have
-160).
+160). ``--turns 0,10,...,80``: the photos turned by each of those degrees instead (canvas grown
+to keep every corner), and every turn pooled.
 Figures in the model cards ("Photo conditions").
 """
 
@@ -166,33 +167,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=MODELS_DIR)
     parser.add_argument("--only", default="", help="conditions, comma-separated (default all)")
     parser.add_argument("--step", type=int, default=1, help="read every Nth photo")
+    parser.add_argument(
+        "--turns",
+        default="",
+        help="instead of the conditions, the photos turned by each of these degrees "
+        "(comma-separated, e.g. 0,10,20,30,40,50,60,70,80), and every turn pooled",
+    )
     args = parser.parse_args(argv)
     data = args.data or realdata_dir() or Path("../shared/realdata/dev")
-    wanted = [c for c in CONDITIONS if not args.only or c in args.only.split(",")]
-    unknown = set(filter(None, args.only.split(","))) - set(CONDITIONS)
+    conditions = dict(CONDITIONS)
+    if args.turns:
+        turns = [float(t) for t in args.turns.split(",")]
+        conditions = {f"turned {t:g} degrees": _turned(t) for t in turns}
+    wanted = [c for c in conditions if not args.only or c in args.only.split(",")]
+    unknown = set(filter(None, args.only.split(","))) - set(conditions)
     if unknown:
-        parser.error(f"unknown conditions {sorted(unknown)}: use {', '.join(CONDITIONS)}")
+        parser.error(f"unknown conditions {sorted(unknown)}: use {', '.join(conditions)}")
     photos = [p for p in real_photos(data, args.kind) if p.pieces is not None]
     photos = [p for p in photos if p.scene != "crop"][:: args.step]
     recogniser = Recogniser(args.kind, args.models)
     scores = {name: Score() for name in wanted}
+    pooled = Score()  # every condition's reads together (``--turns``)
     started = time.perf_counter()
     for photo in photos:
         image = cv2.imread(str(photo.image))
         truth = [label for label, _box in photo.pieces]
         for name in wanted:
             t0 = time.perf_counter()
-            pieces = recogniser.recognise(CONDITIONS[name](image), channels="bgr")["pieces"]
+            pieces = recogniser.recognise(conditions[name](image), channels="bgr")["pieces"]
             seconds = time.perf_counter() - t0
             labels = [p["label"] for p in pieces]
             sure = [p["label"] for p in pieces if p["sure"]]
             scores[name].add(photo.name, labels, truth, seconds, sure)
+            pooled.add(f"{photo.name} {name}", labels, truth, seconds, sure)
     print(f"{args.kind}: {len(photos)} photos of {data}, {time.perf_counter() - started:.0f} s")
     print(
         f"{'condition':<24}{'precision':>10}{'recall':>8}{'F1':>8}{'exact':>7}{'sure':>8}"
         f"{'sure precision':>16}"
     )
-    for name, score in scores.items():
+    rows = dict(scores) | ({"every turn": pooled} if args.turns else {})
+    for name, score in rows.items():
         s = score.as_dict()
         sure_precision = s["sure_precision"]
         print(

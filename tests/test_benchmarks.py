@@ -130,3 +130,12 @@ def test_the_scale_benchmarks_melds_hold_three_cards_where_three_fit():
 
     assert len(next(photos("cards", 0.1, 1, layout="meld"))[2]) == 3
     assert len(next(photos("cards", 0.6, 1, layout="meld"))[2]) == 1  # 907 px wide: one fits
+
+
+def test_turns_replace_the_conditions(capsys):
+    from benchmarks.photo_conditions import main
+
+    with pytest.raises(SystemExit):
+        main(["--turns", "0,45", "--only", "greyscale"])
+    err = capsys.readouterr().err
+    assert "greyscale" in err and "turned 0 degrees, turned 45 degrees" in err
