@@ -5,11 +5,12 @@ A piece is flagged ``sure`` when its sureness score (``KindSettings.sure_score``
 ``vision.pipeline.SURENESS``) is at least ``KindSettings.sure_threshold``. Sure pieces must be
 right at least 99.5 % of the time. The threshold is chosen here:
 
-1. **Calibration scenes**: ``--scenes`` (``SCENES``: tiles 600, dominoes 1,500, cards 2,000;
-   about 35, 17 and 20 minutes on 2 cores) scenes rendered by the kind's generators from
+1. **Calibration scenes**: ``--scenes`` (``SCENES``: tiles 600, dominoes 2,500, cards 2,000;
+   about 35, 22 and 20 minutes on 2 cores) scenes rendered by the kind's generators from
    seeds ``CALIBRATION_SEED * 1_000_003 + i`` (the training's scheme, with a base seed no
    training uses: the training's base seeds are 20261129-20261161), spread evenly over the renderers
-   (``DEFAULT_RENDERERS``: tiles' tables and racks, dominoes' looks 1-4, cards' looks 1-5;
+   (``DEFAULT_RENDERERS``: tiles' tables and racks, dominoes' looks 1-4 and 6 (graded pips),
+   cards' looks 1-5;
    ``card_fans_scene``, hands in tight fans, by ``--renderer``).
    The tile and domino renderers give every piece the photo shows, the partly shown ones (a
    tile under 60 % visible, a domino with a half or a pip hidden: not labelled for training)
@@ -66,7 +67,7 @@ CALIBRATION_SEED = 20261201
 # tighten the bound, so a lower threshold certifies (tiles: 300 table and 300 rack scenes).
 # Each family certifies on its own: with 500 domino scenes the low-camera look certified at no
 # threshold, and with 400 card scenes no look did (80 scenes, ~900 cards, a look).
-SCENES = {"tiles": 600, "dominoes": 2000, "cards": 2000}
+SCENES = {"tiles": 600, "dominoes": 2500, "cards": 2000}
 MAX_ERROR = 0.005  # of sure pieces, at most this share wrong
 BOUND_CONFIDENCE = 0.95  # ... by a one-sided Clopper-Pearson bound at this confidence
 MATCH_IOU = 0.5
@@ -80,7 +81,7 @@ DEFAULT_RENDERERS: dict[str, tuple[str, ...]] = {
         "datasets.tiles_racks:render_training_scene_every_tile",
     ),
     "dominoes": tuple(
-        f"datasets.dominoes_synth:render_scene_every_domino@{look}" for look in (1, 2, 3, 4)
+        f"datasets.dominoes_synth:render_scene_every_domino@{look}" for look in (1, 2, 3, 4, 6)
     ),
     "cards": tuple(f"training.calibrate:card_scene@{look}" for look in (1, 2, 3, 4, 5)),
 }
@@ -420,7 +421,11 @@ def _scoring(recogniser):
         def _finish(self, pieces, inverted=False, grey=False):
             finished = super()._finish(pieces, inverted, grey)
             for piece, reported in zip(pieces, finished, strict=True):
-                reported["_sureness"] = {name: f(piece) for name, f in SURENESS.items()}
+                # A label never flagged sure scores 0: it takes no part in the threshold.
+                never = piece["label"] in self.settings.never_sure
+                reported["_sureness"] = {
+                    name: 0.0 if never else f(piece) for name, f in SURENESS.items()
+                }
                 reported["_rotated"] = piece.get("_rotated")
             return finished
 

@@ -108,13 +108,18 @@ DOMINOES = KindSettings(
     repeat_any_label=True,
     sets=dominoes.set_labels(),
     group=dominoes.group,
-    # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind dominoes` (2,000
-    # scenes, 500 of each of looks 1-4), each look certifying on its own, the highest
-    # threshold kept (look 3's, low camera and dark surfaces). Checked on scenes and photos
-    # that took no part (models/dominoes.md, "The sure flag"). "joint", not "framed": a domino
-    # touching the photo's edge is as rarely a confident error as any other.
+    # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind dominoes` (2,500
+    # scenes, 500 of each of looks 1-4 and 6), each look certifying on its own, the highest
+    # threshold kept (look 6's, graded pips). Checked on scenes and photos that took no part
+    # (models/dominoes.md, "The sure flag"). "joint", not "framed": a domino touching the
+    # photo's edge is as rarely a confident error as any other.
     sure_score="joint",
-    sure_threshold=0.6873,
+    sure_threshold=0.6028,
+    # A blank double is never sure: the back of a domino reads as one (a face-down pile, read
+    # 0-0 at 0.7-0.92; at the threshold before, 0.6873, 9 of 316 sure blank doubles of looks
+    # 1-4's calibration were wrong, 16 of its 12,873 other sure dominoes; models/dominoes.md,
+    # "The sure flag").
+    never_sure=frozenset({"0-0"}),
 )
 
 

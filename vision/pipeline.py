@@ -34,7 +34,8 @@ model files, not a new module.
 6. **Group** (``KindSettings.group``): pieces into melds (rows, chains, hands); cards first
    merge the corner indices of one card into that card.
 7. **Sure**: every piece gets ``"sure": score >= sure_threshold``, its score named by
-   ``sure_score`` (``SURENESS``; a set reader's own where it names one); the threshold is
+   ``sure_score`` (``SURENESS``; a set reader's own where it names one; never for a label of
+   ``never_sure``); the threshold is
    chosen by ``meldcam calibrate``
    (``training/calibrate.py``) so that at least 99.5 % of sure pieces are right. Pieces read
    inverted (``dark_faces``) or on a photo without colour (``grey_photos``: where colour tells
@@ -378,6 +379,9 @@ class KindSettings:
     sure_score: str = "probability"  # a key of SURENESS
     # A piece is sure when its score is at least this; chosen by ``meldcam calibrate``.
     sure_threshold: float = 1.01
+    # Labels never flagged sure, whatever their score: what something else looks like too (a
+    # blank double, the back of a domino); ``meldcam calibrate`` leaves them out.
+    never_sure: frozenset[str] = frozenset()
     # First-head classes that are each other turned half a turn (a 6 and a 9): with a reader's
     # ``value_turn`` head, settled by the way up its meld agrees on (``settle_turns``).
     turn_pairs: tuple[tuple[str, str], ...] = ()
@@ -716,7 +720,8 @@ class Recogniser:
         finished = []
         for piece in pieces:
             reported = {k: v for k, v in piece.items() if not k.startswith("_")}
-            reported["sure"] = bool(self._sure(piece) >= threshold)
+            never = piece["label"] in s.never_sure
+            reported["sure"] = not never and bool(self._sure(piece) >= threshold)
             finished.append(reported)
         return finished
 

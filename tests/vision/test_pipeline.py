@@ -107,6 +107,26 @@ def test_a_label_floor_holds_back_only_its_own_label(stand_in):
         assert [p["label"] for p in result["pieces"]] == labels
 
 
+def test_a_label_never_sure_is_unsure_whatever_its_score(stand_in):
+    """A domino's back reads as a blank double: a label of ``never_sure`` is never flagged sure,
+    and calibration scores it 0 (training.calibrate leaves it out of the threshold)."""
+    image, settings, sessions = stand_in
+    settings = replace(settings, sure_score="confidence", sure_threshold=0.0)
+    never = replace(settings, never_sure=frozenset({"red-5"}))
+    result = Recogniser(never, sessions=sessions).recognise(image, channels="bgr")
+    assert [(p["label"], p["sure"]) for p in result["pieces"]] == [
+        ("red-5", False),
+        ("blue-9", True),
+    ]
+    assert result["pieces"][0]["confidence"] > 0.9  # read as surely as before, only not sure
+    from training.calibrate import _scoring
+
+    scoring = _scoring(Recogniser(never, sessions=sessions))
+    pieces = scoring.recognise(image, channels="bgr")["pieces"]
+    assert set(pieces[0]["_sureness"].values()) == {0.0}
+    assert min(pieces[1]["_sureness"].values()) > 0.0
+
+
 def test_the_sure_score_is_named_by_the_settings(stand_in):
     image, settings, sessions = stand_in
     by_confidence = replace(settings, sure_score="confidence", sure_threshold=0.999)
