@@ -67,7 +67,11 @@ class DetectorPasses:
         - ``zoom_further``: where the zoomed-out pass still shows a close-up (``_still_close``:
           nothing boxed surely by it or the whole pass, or its boxes as long as the whole
           pass's that called for it), the photo shrunk that much more (one piece filling the
-          frame, its marks still larger at ``zoom_out`` than any the detector learned).
+          frame, its marks still larger at ``zoom_out`` than any the detector learned);
+        - ``diagonal_beyond``: where a rotated box lies that many degrees or more off the photo's
+          axes, the photo turned 45 degrees too (a real thick domino near 45 degrees is boxed
+          short or not at all); a box of that pass on a box of the others is its twin
+          (``with_twins``: both read, the surer reading kept), any other a piece of its own.
 
         ``whole``: the whole-photo pass's boxes, when already found (not run again)."""
         conf, iou = passes.score, passes.iou
@@ -162,6 +166,7 @@ class DetectorPasses:
         turn = cv2.getRotationMatrix2D((w / 2, h / 2), DIAGONAL_TURN, 1.0)
         side = math.ceil((w + h) * math.sqrt(0.5))
         turn[:, 2] += (side - w) / 2, (side - h) / 2
+        # a plain table beyond the photo's corners: its median colour (every 97th pixel's)
         fill = tuple(float(c) for c in np.median(bgr.reshape(-1, 3)[::97], axis=0))
         turned = cv2.warpAffine(
             bgr, turn, (side, side), borderMode=cv2.BORDER_CONSTANT, borderValue=fill
@@ -287,7 +292,7 @@ class Passes:
     sized: SizedPasses | None = None  # the tiles and zoomed-out pass sized from the whole pass
     zoom_further: float | None = None  # a close-up still at ``zoom_out``: shrunk this much too
     # A rotated box this many degrees or more off the photo's axes: the photo turned 45 degrees
-    # too, each piece kept from the pass that saw it nearer its axes (``nearer_axes``).
+    # too, a box of that pass on one of the others its twin (``with_twins``).
     diagonal_beyond: float | None = None
 
 
