@@ -19,6 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from training.calibrate import SCENES
 from vision.api import KINDS, get_recogniser
 from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
 
@@ -60,7 +61,9 @@ def register(subparsers) -> None:
     calibrate.add_argument(
         "--scenes",
         type=int,
-        help="scenes to render (default: tiles 600, dominoes 2000, cards 2000)",
+        help="scenes to render (default: "
+        + ", ".join(f"{kind} {count}" for kind, count in SCENES.items())
+        + ")",
     )
     calibrate.add_argument("--seed", type=int, help="base seed (default 20261201)")
     calibrate.add_argument(
