@@ -26,6 +26,7 @@ import numpy as np
 from datasets.realdata import realdata_dir
 from training.evaluate import Score, real_photos
 from vision.pipeline import MODELS_DIR, Recogniser, greyscale
+from vision.twostage import table_colour, turned_whole
 
 
 def _long_side(long_side: int) -> Callable[[np.ndarray], np.ndarray]:
@@ -87,12 +88,6 @@ def _warm(image: np.ndarray) -> np.ndarray:  # tungsten light: blue down, red up
     return np.clip(image * np.array([0.75, 0.95, 1.15]), 0, 255).astype(np.uint8)
 
 
-def _table_colour(image: np.ndarray) -> tuple[float, ...]:
-    """The photo's median colour: what a warp shows beyond the photo's edge, a plain table
-    rather than a mirrored one (a mirror would show pieces that are not there)."""
-    return tuple(float(c) for c in np.median(image.reshape(-1, 3), axis=0))
-
-
 def _seen_from_lower(near: float, squash: float) -> Callable[[np.ndarray], np.ndarray]:
     """The table photographed from lower down: its far (top) edge ``near`` as wide as its near
     edge and the whole ``squash`` as deep, each piece foreshortened as a camera at the table's
@@ -105,26 +100,16 @@ def _seen_from_lower(near: float, squash: float) -> Callable[[np.ndarray], np.nd
         dst = np.float32([[inset, top], [w - inset, top], [w, h], [0, h]])
         view = cv2.getPerspectiveTransform(src, dst)
         return cv2.warpPerspective(
-            image, view, (w, h), borderMode=cv2.BORDER_CONSTANT, borderValue=_table_colour(image)
+            image, view, (w, h), borderMode=cv2.BORDER_CONSTANT, borderValue=table_colour(image)
         )
 
     return warped
 
 
 def _turned(degrees: float) -> Callable[[np.ndarray], np.ndarray]:
-    """The phone held at an angle: the photo turned ``degrees``, its canvas grown to keep it all."""
-
-    def turned(image: np.ndarray) -> np.ndarray:
-        h, w = image.shape[:2]
-        turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-        cos, sin = abs(turn[0, 0]), abs(turn[0, 1])
-        size = (round(w * cos + h * sin), round(w * sin + h * cos))
-        turn[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
-        return cv2.warpAffine(
-            image, turn, size, borderMode=cv2.BORDER_CONSTANT, borderValue=_table_colour(image)
-        )
-
-    return turned
+    """The phone held at an angle: the photo turned ``degrees``, its canvas grown to keep it all
+    (``vision.twostage.turned_whole``, as the dominoes' diagonal pass turns it)."""
+    return lambda image: turned_whole(image, degrees)[0]
 
 
 def _noise(image: np.ndarray) -> np.ndarray:

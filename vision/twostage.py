@@ -163,14 +163,7 @@ class DetectorPasses:
         """The rotated boxes of the whole photo turned an eighth of a turn (its canvas grown to
         keep every corner, the rest filled with the photo's median colour), turned back."""
         h, w = bgr.shape[:2]
-        turn = cv2.getRotationMatrix2D((w / 2, h / 2), DIAGONAL_TURN, 1.0)
-        side = math.ceil((w + h) * math.sqrt(0.5))
-        turn[:, 2] += (side - w) / 2, (side - h) / 2
-        # a plain table beyond the photo's corners: its median colour (every 97th pixel's)
-        fill = tuple(float(c) for c in np.median(bgr.reshape(-1, 3)[::97], axis=0))
-        turned = cv2.warpAffine(
-            bgr, turn, (side, side), borderMode=cv2.BORDER_CONSTANT, borderValue=fill
-        )
+        turned, turn = turned_whole(bgr, DIAGONAL_TURN)
         back = cv2.invertAffineTransform(turn)
         found = []
         for d in self.detector.detect(turned, conf=conf, iou=iou):
@@ -567,6 +560,25 @@ def moved_rotated(rotated, dx: float, dy: float, scale: float = 1.0):
 
 
 DIAGONAL_TURN = 45.0  # degrees: the diagonal pass's turn, the farthest from both axes
+
+
+def turned_whole(bgr: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """The photo turned ``degrees`` counter-clockwise on a canvas grown to keep every corner,
+    beyond them a plain table of the photo's median colour (a mirror would show pieces that are
+    not there), and the 2x3 matrix taking the photo's points to the turned one's."""
+    h, w = bgr.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    cos, sin = abs(turn[0, 0]), abs(turn[0, 1])
+    size = (math.ceil(w * cos + h * sin - 1e-9), math.ceil(w * sin + h * cos - 1e-9))
+    turn[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
+    fill = table_colour(bgr)
+    turned = cv2.warpAffine(bgr, turn, size, borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+    return turned, turn
+
+
+def table_colour(bgr: np.ndarray) -> tuple[float, ...]:
+    """The photo's median colour (of every 97th pixel: enough for a median, and quick)."""
+    return tuple(float(c) for c in np.median(bgr.reshape(-1, 3)[::97], axis=0))
 
 
 def off_axes(angle: float) -> float:
