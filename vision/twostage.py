@@ -153,9 +153,7 @@ class DetectorPasses:
             rotated = None
             if d.rotated is not None:
                 points = cv2.boxPoints(d.rotated)
-                back = np.stack([points[:, 1], height - points[:, 0]], 1).astype(np.float32)
-                (cx, cy), sides, angle = cv2.minAreaRect(back)
-                rotated = ((float(cx), float(cy)), (float(sides[0]), float(sides[1])), float(angle))
+                rotated = rect_of(np.stack([points[:, 1], height - points[:, 0]], 1))
             found.append(Detection((y1, height - x2, y2, height - x1), d.score, d.cls, rotated))
         return found
 
@@ -170,8 +168,7 @@ class DetectorPasses:
             if d.rotated is None:
                 continue
             points = cv2.boxPoints(d.rotated) @ back[:, :2].T + back[:, 2]
-            (cx, cy), sides, angle = cv2.minAreaRect(points.astype(np.float32))
-            rotated = ((float(cx), float(cy)), (float(sides[0]), float(sides[1])), float(angle))
+            rotated = rect_of(points)
             x1, y1 = np.clip(points.min(axis=0), 0, (w, h))
             x2, y2 = np.clip(points.max(axis=0), 0, (w, h))
             if x2 - x1 >= 2 and y2 - y1 >= 2:
@@ -341,20 +338,17 @@ def read_boxes(
 
     angles = [angle(d) for d in detections]
 
-    def cut(boxes_and_angles) -> list[np.ndarray]:
-        """The crops of (box index, angle to cut at)."""
-        return [
-            cut_crop(bgr, detections[i].box, crop_size, theta=t, sides=_sides(detections[i], t))
-            for i, t in boxes_and_angles
-        ]
+    def where(boxes_and_angles) -> list[tuple]:
+        """(box, angle to cut at, the rotated box's sides at it) of (box index, angle)."""
+        return [(detections[i].box, t, _sides(detections[i], t)) for i, t in boxes_and_angles]
+
+    def cut(cuts) -> list[np.ndarray]:
+        return [cut_crop(bgr, box, crop_size, theta=t, sides=sides) for box, t, sides in cuts]
 
     def read(boxes_and_angles) -> Views:
-        crops = cut(boxes_and_angles)
-        quadrants = [
-            cut_quadrant(detections[i].box, t, _sides(detections[i], t))
-            for i, t in boxes_and_angles
-        ]
-        return Views(read_views(reader, crops), quadrants)
+        cuts = where(boxes_and_angles)
+        quadrants = [cut_quadrant(box, t, sides) for box, t, sides in cuts]
+        return Views(read_views(reader, cut(cuts)), quadrants)
 
     looked = list(enumerate(angles))
     # More looks at some boxes, as (box index, angle to cut at); the surest reading is kept.
@@ -404,7 +398,7 @@ def read_boxes(
     if looks.halves_below is not None:
         unsure = [i for i, r in enumerate(readings) if _sureness(r) < looks.halves_below]
         if unsure:
-            cuts = cut([(i, angles[i]) for i in unsure])
+            cuts = cut(where([(i, angles[i]) for i in unsure]))
             crops = [half for crop in cuts for half in doubled_halves(crop)]
             first, second = (head.mean(axis=0) for head in read_views(reader, crops)[:2])
             for n, i in enumerate(unsure):
@@ -507,10 +501,10 @@ def _sureness(reading: Reading) -> float:
 def drop_repeats(pieces: list[dict], overlap: float = 0.5, any_label: bool = False) -> list[dict]:
     """One report per piece: a reading with the same label as a more confident one whose box
     (rotated, where both have one) shares more than ``overlap`` of the smaller box is that
-    piece found twice (by two passes of
-    the detector, or two boxes on one tile); two pieces with one label lie side by side, never
-    half on top of each other. ``any_label``: whatever the labels (one place, one piece: the
-    less sure reading is a misreading of it). Keeps the order."""
+    piece found twice (by two passes of the detector, or two boxes on one tile); two pieces
+    with one label lie side by side, never half on top of each other. ``any_label``: whatever
+    the labels (one place, one piece: the less sure reading is a misreading of it). Keeps the
+    order."""
     ranked = sorted(range(len(pieces)), key=lambda i: -pieces[i]["confidence"])
     kept: list[int] = []
     for i in ranked:
@@ -579,6 +573,12 @@ def turned_whole(bgr: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarra
 def table_colour(bgr: np.ndarray) -> tuple[float, ...]:
     """The photo's median colour (of every 97th pixel: enough for a median, and quick)."""
     return tuple(float(c) for c in np.median(bgr.reshape(-1, 3)[::97], axis=0))
+
+
+def rect_of(points: np.ndarray):
+    """The rotated box ((cx, cy), (w, h), angle) of a box's four corners, in plain floats."""
+    (cx, cy), sides, angle = cv2.minAreaRect(points.astype(np.float32))
+    return (float(cx), float(cy)), (float(sides[0]), float(sides[1])), float(angle)
 
 
 def off_axes(angle: float) -> float:
