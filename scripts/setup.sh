@@ -20,6 +20,15 @@ have=$(cat "$stamp" 2>/dev/null || true)
 # a full set-up serves too; a runtime one does not test
 if [ "$have" != "$want full" ] && { [ "$level" = full ] || [ "$have" != "$want runtime" ]; }; then
     echo "meldcam setup: installing packages ($level)"
+    if [ "$level" = full ]; then
+        # PyTorch's CUDA build (the one here that pairs with a torchvision) fills about 7 GB of
+        # .venv and pip unpacks beside it: say so before pip fails with "No space left on device"
+        free_gb=$(df -Pk . | awk 'NR == 2 {print int($4 / 1048576)}')
+        if [ "$free_gb" -lt 9 ]; then
+            echo "meldcam setup: only $free_gb GB free here; the test and training packages need" \
+                "about 9 GB (the runtime alone, --runtime, about 0.5 GB)" >&2
+        fi
+    fi
     .venv/bin/python -m pip install --quiet --no-cache-dir --upgrade pip
     if [ "$level" = full ]; then
         .venv/bin/python -m pip install --quiet --no-cache-dir -e ".[dev,train]"
