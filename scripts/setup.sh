@@ -21,8 +21,9 @@ have=$(cat "$stamp" 2>/dev/null || true)
 if [ "$have" != "$want full" ] && { [ "$level" = full ] || [ "$have" != "$want runtime" ]; }; then
     echo "meldcam setup: installing packages ($level)"
     if [ "$level" = full ]; then
-        # PyTorch's CUDA build (the one here that pairs with a torchvision) fills about 7 GB of
-        # .venv and pip unpacks beside it: say so before pip fails with "No space left on device"
+        # .venv comes to 6.8 GB, 5.3 GB of it PyTorch's CUDA build (the one here that pairs
+        # with a torchvision), and pip unpacks beside it: say so before pip fails with
+        # "No space left on device"
         free_gb=$(df -Pk . | awk 'NR == 2 {print int($4 / 1048576)}')
         if [ "$free_gb" -lt 9 ]; then
             echo "meldcam setup: only $free_gb GB free here; the test and training packages need" \
