@@ -18,10 +18,10 @@ from it (a sideways index), and the surest of the readings is kept.
 
 A card whose two corner indices both show is found twice: readings with the same label lying
 within ``MERGE_SPAN`` index lengths of each other are one card (a card's two indices sit on
-its diagonal: on rendered decks 1.2-6.3 index lengths apart, median 3.1; real decks with small
-indices farther; up to four in a four-index deck), reported once
-with the union of its index boxes as ``bbox``, its index boxes as ``corners`` and the reading
-of its surest index (``group``). One index found by two detector passes (boxes sharing more
+its diagonal: on rendered decks 1.2-6.3 index lengths apart, median 3.1; a real deck with small
+indices may put them farther; up to four in a four-index deck), reported once with the union
+of its index boxes as ``bbox``, its index boxes as ``corners`` and the reading of its surest
+index (``group``). One index found by two detector passes (boxes sharing more
 than half, whatever they read) is its surer reading (the pipeline's ``drop_repeats``). The same
 label farther apart is two cards (two decks). A card with no readable index (a face-down card,
 a card covered up to its middle) is not reported.

@@ -36,9 +36,9 @@ model files, not a new module.
 7. **Sure**: every piece gets ``"sure": score >= sure_threshold``, its score named by
    ``sure_score`` (``SURENESS``; a set reader's own where it names one; never for a label of
    ``never_sure``); the threshold is chosen by ``meldcam calibrate`` (``training/calibrate.py``)
-   so that at least 99.5 % of sure pieces are right. Pieces read
-   inverted (``dark_faces``) or on a photo without colour (``grey_photos``: where colour tells
-   labels apart) have thresholds of their own.
+   so that at least 99.5 % of sure pieces are right. Pieces read inverted (``dark_faces``) or on
+   a photo without colour (``grey_photos``: where colour tells labels apart) have thresholds of
+   their own.
 """
 
 from __future__ import annotations
