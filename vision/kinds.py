@@ -14,6 +14,7 @@ from functools import partial
 from meldcam.vocabulary import OTHER_LETTERS
 from vision import cards, dominoes, tiles
 from vision.errors import RecogniserUnavailable
+from vision.inks import InkColours
 from vision.labels import CARD_JOKER, CARD_RANKS, CARD_SUITS, PIP_COUNTS, TILE_COLOURS, TILE_VALUES
 from vision.pipeline import (
     DarkFaces,
@@ -28,6 +29,7 @@ from vision.pipeline import (
     SizedPasses,
     WholePhoto,
 )
+from vision.second import SecondReader
 
 TILES = KindSettings(
     kind="tiles",
@@ -61,6 +63,11 @@ TILES = KindSettings(
     # A tile's colour is part of its label: on a photo without colour nothing is sure.
     grey_photos=GreyPhotos(),
     turn_pairs=(("6", "9"),),
+    second_reader=SecondReader(
+        numerals=tuple((value, value) for value in TILE_VALUES if value.isdigit()),
+        blind=("joker",),
+        inks=InkColours(TILE_COLOURS),
+    ),
 )
 
 DOMINOES = KindSettings(

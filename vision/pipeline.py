@@ -59,6 +59,7 @@ from vision.crops import cut_crop, read_views
 from vision.detector import Detection, OnnxDetector, file_sha256, open_session
 from vision.errors import RecogniserUnavailable, UnknownSet
 from vision.imageio import load_image
+from vision.second import SecondReader, SecondReaderModels, fuse
 from vision.twostage import (
     DetectorPasses,
     Looks,
@@ -386,6 +387,9 @@ class KindSettings:
     turn_pairs: tuple[tuple[str, str], ...] = ()
     # A set reader's ``SetReader.glyphs`` (set by ``Recogniser.for_set``).
     glyphs: JoinedGlyphs | None = None
+    # A general text recogniser reading each piece's numeral too (``vision.second``): it finds
+    # rows the detector missed, and a piece is sure only where it and the reader agree.
+    second_reader: SecondReader | None = None
 
 
 def kind_settings(kind: str) -> KindSettings:
@@ -430,6 +434,8 @@ class Recogniser:
         # opened on first use
         self._own_readers: dict[str, object] = {}
         self._guess_reader = None  # ``SetGuess.reader_file``'s, likewise
+        second = settings.second_reader
+        self._second = None if second is None else SecondReaderModels(second, self._model_path)
 
     def _model_path(self, name: str) -> Path:
         path = self.models_dir / name
@@ -660,6 +666,10 @@ class Recogniser:
         detections = self.passes.detect(bgr, passes, whole=whole)
         if s.drop_boxes is not None:
             detections = s.drop_boxes(detections, bgr.shape[:2])
+        if self._second is not None:
+            detections = self._second.find(bgr, detections)
+            if s.drop_boxes is not None:
+                detections = s.drop_boxes(detections, bgr.shape[:2])
         h, w = bgr.shape[:2]
         whole = s.whole_photo
         if whole is not None and whole.applies(w, h):
@@ -676,6 +686,12 @@ class Recogniser:
         glyph reader's (``glyphs``: read already) for a set reader that joins it."""
         reader = reader or self.reader
         readings = read_boxes(reader, bgr, detections, self.crop_size, self.settings.looks)
+        if self._second is not None:
+            second = self.settings.second_reader
+            readings = [
+                fuse(r, views, ink, second, self.settings.heads.first)
+                for r, (views, ink) in zip(readings, self._second.read(bgr, readings), strict=True)
+            ]
         joined = self.settings.glyphs
         if joined is None or not readings:
             return readings
@@ -720,7 +736,8 @@ class Recogniser:
         for piece in pieces:
             reported = {k: v for k, v in piece.items() if not k.startswith("_")}
             never = piece["label"] in s.never_sure
-            reported["sure"] = not never and bool(self._sure(piece) >= threshold)
+            agreed = piece["_agreed"] is not False  # with a second reader: both must agree
+            reported["sure"] = not never and agreed and bool(self._sure(piece) >= threshold)
             finished.append(reported)
         return finished
 
@@ -778,9 +795,31 @@ def _entry(ranked: list[tuple[str, float]], reading: Reading, loaded, heads: Hea
         "_views": _view_probabilities(ranked[0][0], reading, heads),
         "_edge": min(box[0], box[1], loaded.width - box[2], loaded.height - box[3]),
         "_rotated": moved_rotated(detection.rotated, 0.0, 0.0, 1 / loaded.scale),
+        "_agreed": None if reading.second_reading is None else reading.second_reading.agreed,
+        "_other": None,
     }
+    second = reading.second_reading
+    if second is not None and second.other is not None:
+        # the piece reader's own best label (its value with the best colour), shown first
+        # among the alternatives where the readers differ
+        value = heads.first[second.other]
+        entry["_other"] = next(
+            (label for label, _p in ranked if _value_of(label, heads) == value), None
+        )
     _relabel(entry, ranked)
     return entry
+
+
+def _value_of(label: str, heads: Heads) -> str:
+    """The first-head class a label names (a tile's value, a joker)."""
+    for name, alone in heads.alone:
+        if label == alone:
+            return name
+    for first in heads.first:
+        for second in heads.second:
+            if heads.label.format(first=first, second=second) == label:
+                return first
+    return ""
 
 
 def _relabel(piece: dict, ranked: list[tuple[str, float]]) -> None:
@@ -789,8 +828,14 @@ def _relabel(piece: dict, ranked: list[tuple[str, float]]) -> None:
     label, p = ranked[0]
     piece["label"] = label
     piece["confidence"] = round(p * piece["_score"] ** 0.25, 4)
+    others = ranked[1:]
+    other = piece.get("_other")
+    if other is not None and other != label:  # the other reader's reading comes first
+        others = sorted(others, key=lambda item: item[0] != other)
     piece["alternatives"] = [
-        [alt, round(q, 4)] for alt, q in ranked[1 : 1 + MAX_ALTERNATIVES] if q >= ALTERNATIVE_FLOOR
+        [alt, round(q, 4)]
+        for k, (alt, q) in enumerate(others[:MAX_ALTERNATIVES])
+        if q >= ALTERNATIVE_FLOOR or (k == 0 and alt == other)
     ]
     piece["_p"] = p
     piece["_runner_up"] = ranked[1][1] if len(ranked) > 1 else 0.0

@@ -29,6 +29,8 @@ class Reading:
     # (counter-clockwise from upright) the piece's top may point to, jointly; both views'
     # mean, each view's turn within its crop brought to the photo's frame (``_reading``).
     turns: np.ndarray | None = None
+    # What a second reader read on the same piece (``vision.second.SecondReading``), once fused.
+    second_reading: object | None = None
 
     @property
     def none(self) -> float:

@@ -1,0 +1,210 @@
+"""The second reader (vision/second.py, vision/textreader.py, vision/numerals.py,
+vision/inks.py): CTC sums, joining digits into numerals, ink colours, fusion and the sure flag,
+and the shipped PP-OCR recogniser reading real numerals."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from vision.detector import Detection
+from vision.inks import InkColours
+from vision.kinds import TILES
+from vision.labels import TILE_COLOURS, TILE_VALUES
+from vision.numerals import as_digit, join_digits
+from vision.pipeline import MODELS_DIR, Recogniser
+from vision.second import fuse
+from vision.textreader import TextRecogniser, ctc_probability, numeral_probabilities
+from vision.twostage import Reading
+
+SECOND = TILES.second_reader
+
+
+def brute_force_ctc(frames: np.ndarray, label: list[int]) -> float:
+    """Sum over every frame path whose collapse (repeats merged, gaps dropped) is ``label``."""
+    steps, classes = frames.shape
+    total = 0.0
+    for path in itertools.product(range(classes), repeat=steps):
+        collapsed = [c for i, c in enumerate(path) if c != 0 and (i == 0 or path[i - 1] != c)]
+        if collapsed == label:
+            total += float(np.prod([frames[t, c] for t, c in enumerate(path)]))
+    return total
+
+
+@pytest.mark.parametrize("label", [[1], [1, 2], [1, 1], [2, 1, 2]])
+def test_ctc_probability_is_the_sum_over_paths(label: list[int]) -> None:
+    rng = np.random.default_rng(7)
+    frames = rng.dirichlet(np.ones(3), size=5)
+    assert ctc_probability(frames[None], label)[0] == pytest.approx(brute_force_ctc(frames, label))
+
+
+def test_numerals_fold_every_other_character_into_the_gap() -> None:
+    # classes: 0 gap, 1 "x" (a letter), 2.. the digits 0-9
+    digit_class = {str(d): [2 + d] for d in range(10)}
+    frames = np.zeros((1, 4, 12))
+    frames[0, 0, digit_class["1"]] = 1.0
+    frames[0, 1, 1] = 1.0  # a letter between the digits: not part of the numeral
+    frames[0, 2, digit_class["2"]] = 1.0
+    frames[0, 3, 0] = 1.0
+    p = numeral_probabilities(frames, ("1", "2", "12"), digit_class)[0]
+    assert p[2] == pytest.approx(1.0)
+    assert p[-1] == pytest.approx(0.0)
+
+
+def test_a_one_and_the_next_digit_close_together_are_one_numeral() -> None:
+    height = 40
+    boxes = [(0, 0, 10, height), (14, 0, 40, height), (80, 0, 90, height), (120, 0, 146, height)]
+    # "1" "0" nearly touching: 10; "1" then "2" a tile's margin apart: 1 and 2
+    assert join_digits(boxes, ["1", "0", "1", "2"]) == [[0, 1], [2], [3]]
+
+
+def test_four_ones_on_two_tiles_are_eleven_and_eleven() -> None:
+    boxes = [(0, 0, 10, 40), (13, 0, 23, 40), (50, 0, 60, 40), (62, 0, 72, 40)]
+    assert join_digits(boxes, ["1", "1", "1", "1"]) == [[0, 1], [2, 3]]
+
+
+def test_no_numeral_beyond_the_largest_is_joined() -> None:
+    boxes = [(0, 0, 10, 40), (13, 0, 40, 40)]
+    assert join_digits(boxes, ["1", "8"], largest=17) == [[0], [1]]
+    assert join_digits(boxes, ["1", "7"], largest=13) == [[0], [1]]
+
+
+def test_as_digit_reads_a_thin_one_and_rejects_marks() -> None:
+    assert as_digit("7") == "7"
+    assert as_digit("l") == "1"
+    assert as_digit("R") == ""
+    assert as_digit("12") == ""
+
+
+def test_inks_are_named_per_photo() -> None:
+    inks = InkColours(TILE_COLOURS)
+    # (lightness, chroma, hue): black, blue, red, orange
+    named = inks.name([(80, 5, 40), (120, 40, 285), (140, 50, 25), (185, 40, 65), None])
+    assert [TILE_COLOURS[int(np.argmax(p))] for p in named[:4]] == [
+        "black",
+        "blue",
+        "red",
+        "orange",
+    ]
+    assert named[4] is None
+
+
+def test_a_photos_warm_inks_split_at_their_own_gap() -> None:
+    inks = InkColours(TILE_COLOURS)
+    # warm light: the reds at 38-40 degrees, the oranges at 55-57; the gap sets the boundary
+    warm = [(140, 40, 38), (140, 40, 40), (185, 40, 55), (185, 40, 57)]
+    assert inks.photo_split(warm) == pytest.approx(47.5)
+    named = inks.name([*warm, (140, 40, 44)])
+    assert TILE_COLOURS[int(np.argmax(named[-1]))] == "red"
+
+
+def reading(value: str, colour: str, p: float = 0.9) -> Reading:
+    first = np.full(len(TILE_VALUES) + 1, (1 - p) / len(TILE_VALUES))
+    first[TILE_VALUES.index(value)] = p
+    first[-1] = 0.0
+    second = np.full(len(TILE_COLOURS), 0.02)
+    second[TILE_COLOURS.index(colour)] = 0.94
+    return Reading(Detection((0, 0, 30, 40), 0.9, 0), first, second)
+
+
+def text_says(numeral: str | None, p: float = 0.95) -> np.ndarray:
+    texts = [text for _cls, text in SECOND.numerals]
+    out = np.zeros(len(texts) + 1)
+    if numeral is None:
+        out[-1] = 1.0
+    else:
+        out[texts.index(numeral)] = p
+        out[-1] = 1 - p
+    return out
+
+
+def test_a_clear_numeral_outvotes_a_confident_joker() -> None:
+    fused = fuse(reading("joker", "red", 0.9), (text_says("12"),), None, SECOND, TILE_VALUES)
+    assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "12"
+    assert not fused.second_reading.agreed
+    assert TILE_VALUES[fused.second_reading.other] == "joker"
+
+
+def test_no_numeral_read_leaves_the_piece_reader_to_decide() -> None:
+    fused = fuse(reading("7", "blue"), (text_says(None),), None, SECOND, TILE_VALUES)
+    assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "7"
+    assert not fused.second_reading.agreed  # nothing read: no agreement
+
+
+def test_a_joker_agrees_where_no_numeral_is_read() -> None:
+    fused = fuse(reading("joker", "red"), (text_says(None),), None, SECOND, TILE_VALUES)
+    assert fused.second_reading.agreed
+
+
+def test_agreement_needs_the_ink_colour_too() -> None:
+    blue_ink = np.array([0.02, 0.02, 0.94, 0.02])
+    red_ink = np.array([0.94, 0.02, 0.02, 0.02])
+    said = (text_says("5"),)
+    assert fuse(reading("5", "blue"), said, blue_ink, SECOND, TILE_VALUES).second_reading.agreed
+    assert not fuse(reading("5", "blue"), said, red_ink, SECOND, TILE_VALUES).second_reading.agreed
+
+
+def test_six_and_nine_read_both_ways_support_both() -> None:
+    views = (text_says("6", 0.9), text_says("9", 0.9))
+    fused = fuse(reading("9", "black"), views, None, SECOND, TILE_VALUES)
+    assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "9"
+    assert fused.second_reading.agreed
+
+
+@pytest.fixture(scope="module")
+def recogniser() -> TextRecogniser:
+    return TextRecogniser(MODELS_DIR / SECOND.recogniser_file)
+
+
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")  # fonts-dejavu-core
+
+
+def drawn(text: str, colour=(200, 30, 30)) -> np.ndarray:
+    """A numeral printed in a bold sans face on a light face (BGR)."""
+    image = Image.new("RGB", (70 * len(text) + 30, 120), (235, 235, 235))
+    ImageDraw.Draw(image).text((15, 10), text, fill=colour, font=ImageFont.truetype(FONT, 90))
+    return cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
+
+
+@pytest.mark.skipif(not FONT.is_file(), reason="needs Debian's fonts-dejavu-core (setup.sh)")
+@pytest.mark.parametrize("numeral", ["1", "3", "7", "10", "11", "12", "13"])
+def test_the_shipped_recogniser_reads_printed_numerals(recogniser, numeral: str) -> None:
+    texts = tuple(text for _cls, text in SECOND.numerals)
+    p = recogniser.numerals([drawn(numeral)], texts)[0]
+    assert texts[int(np.argmax(p[:-1]))] == numeral
+    assert p[texts.index(numeral)] >= SECOND.agree  # read surely enough to agree
+
+
+def test_a_blank_face_reads_no_numeral(recogniser) -> None:
+    texts = tuple(text for _cls, text in SECOND.numerals)
+    blank = np.full((120, 90, 3), 235, np.uint8)
+    assert recogniser.numerals([blank], texts)[0][-1] > 0.8
+
+
+def test_a_photo_of_no_tiles_reads_nothing_with_both_readers() -> None:
+    rng = np.random.default_rng(3)
+    wood = cv2.GaussianBlur(rng.integers(90, 140, (600, 800, 3), dtype=np.uint8), (0, 0), 4)
+    result = Recogniser(TILES).recognise(wood, channels="bgr")
+    assert result["pieces"] == []
+
+
+def test_a_row_of_numerals_the_detector_never_learned_is_read_and_sure_only_if_agreed() -> None:
+    """Tiles drawn in a font and layout the tile models never saw, touching in one row."""
+    row = np.full((260, 1100, 3), (60, 90, 140), np.uint8)  # a wooden table
+    faces = []
+    for k, (numeral, colour) in enumerate(
+        [("4", (40, 40, 200)), ("5", (40, 40, 200)), ("6", (40, 40, 200)), ("7", (40, 40, 200))]
+    ):
+        x = 80 + k * 180
+        row[40:240, x : x + 170] = 240
+        cv2.putText(row, numeral, (x + 30, 180), cv2.FONT_HERSHEY_DUPLEX, 4.5, colour, 12)
+        faces.append(numeral)
+    result = Recogniser(TILES).recognise(row, channels="bgr")
+    for piece in result["pieces"]:
+        if piece["sure"]:
+            assert piece["label"] in {f"red-{n}" for n in faces}

@@ -1,0 +1,193 @@
+"""Numerals found and cut without knowing the printing: the second reader's geometry.
+
+A tile is a light face with a numeral printed on it in one ink. The general text detector
+(``vision.textreader.TextDetector``) finds the numerals of any printing as text lines; a row of
+touching tiles comes back as one line ("2345678", "10111213"). ``find_numerals`` cuts each line
+upright, takes the ink (``ink_mask``: what is darker or more colourful than the face), splits it
+into its digits (connected components as tall as a digit) and joins the digits into numerals: a
+"1" and the digit right after it, closer than a tile's margin, are one numeral ("10" .. "17");
+every other digit is a numeral of its own. What each digit is comes from the general recogniser
+(``TextRecogniser.text``), not from a model of any printing.
+
+``numeral_crop`` cuts the numeral of a tile box (its ink's extent inside the tile) for the
+recogniser, and ``ink_colour`` gives the colour of a numeral's ink, white-balanced by the tile's
+face, for ``vision.inks``' clustering.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# A component is a digit when it is at least this share of the line's height (a brand name or a
+# mark under the numeral is smaller) and no wider than this many times its height.
+DIGIT_HEIGHT = 0.35
+DIGIT_WIDTH = 1.2
+# Two digits are one numeral ("1" then a digit) when the gap between them is under this share of
+# their height: inside a numeral the digits nearly touch, between tiles lie two face margins.
+JOIN_GAP = 0.35
+
+
+@dataclass(frozen=True)
+class Numeral:
+    """A numeral found on a text line: its rotated rectangle ((cx, cy), (w, h), angle) in photo
+    pixels, its height along the line's upright, and the text the recogniser read in it."""
+
+    rect: tuple
+    text: str
+    line_score: float
+
+    @property
+    def height(self) -> float:
+        return float(self.rect[1][1])
+
+
+def upright_line(bgr: np.ndarray, rect, grow_w: float = 0.3, grow_h: float = 0.15):
+    """The text line in ``rect`` (a rotated rectangle) cut upright (long side horizontal),
+    widened by ``grow_w`` line heights at each end and ``grow_h`` of its height above and below
+    (a thin "1" at a line's end is often left out of it), and the affine map from the photo to
+    the cut."""
+    (cx, cy), (w, h), angle = rect
+    if w < h:
+        w, h, angle = h, w, angle + 90
+    width, height = int(w + 2 * grow_w * h), int(h * (1 + 2 * grow_h))
+    matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    matrix[:, 2] += [width / 2 - cx, height / 2 - cy]
+    cut = cv2.warpAffine(
+        bgr, matrix, (max(width, 1), max(height, 1)), borderMode=cv2.BORDER_REPLICATE
+    )
+    return cut, matrix, angle
+
+
+def ink_mask(bgr: np.ndarray) -> np.ndarray:
+    """The ink of a light face: darker than the face (its 90th lightness percentile) or more
+    colourful, split from the face by Otsu's threshold. uint8 0/255."""
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lightness = lab[..., 0]
+    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
+    ink = np.clip(np.percentile(lightness, 90) - lightness, 0, None) + 2 * chroma
+    top = float(ink.max())
+    if top <= 1:
+        return np.zeros(bgr.shape[:2], np.uint8)
+    ink8 = np.clip(ink * (255 / top), 0, 255).astype(np.uint8)
+    _, mask = cv2.threshold(ink8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return mask
+
+
+def digit_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """The digits of an upright line's ink: components as tall as a digit, left to right, as
+    (x1, y1, x2, y2)."""
+    height = mask.shape[0]
+    count, _labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    boxes = []
+    for x, y, w, h, _area in stats[1:count]:
+        if DIGIT_HEIGHT * height <= h < 0.98 * height and w <= DIGIT_WIDTH * h:
+            boxes.append((int(x), int(y), int(x + w), int(y + h)))
+    return sorted(boxes)
+
+
+def join_digits(boxes, digits: list[str], largest: int = 17) -> list[list[int]]:
+    """Which digits form each numeral: a "1" and the digit after it when the gap between them
+    is under ``JOIN_GAP`` of their height and they spell a numeral up to ``largest``, the
+    narrowest gaps joined first (so "1111" on two tiles is 11 and 11)."""
+    pairs = []
+    for i in range(len(boxes) - 1):
+        a, b = boxes[i], boxes[i + 1]
+        height = max(a[3] - a[1], b[3] - b[1])
+        gap = b[0] - a[2]
+        spells = digits[i] == "1" and digits[i + 1].isdigit()
+        if spells and int("1" + digits[i + 1]) <= largest and gap < JOIN_GAP * height:
+            pairs.append((gap / height, i))
+    joined: set[int] = set()
+    starts = set()
+    for _gap, i in sorted(pairs):
+        if i in joined or i + 1 in joined:
+            continue
+        joined |= {i, i + 1}
+        starts.add(i)
+    groups, i = [], 0
+    while i < len(boxes):
+        if i in starts:
+            groups.append([i, i + 1])
+            i += 2
+        else:
+            groups.append([i])
+            i += 1
+    return groups
+
+
+def as_digit(text: str) -> str:
+    """What a single digit's crop reads as a digit: the text's one digit, "1" for the strokes
+    a thin 1 is read as, "" for anything else."""
+    found = [c for c in text if c.isdigit()]
+    if len(found) == 1:
+        return found[0]
+    if not found and text.strip() in {"I", "l", "|", "丨", "i", "!", "]", "["}:
+        return "1"
+    return ""
+
+
+def photo_rect(matrix: np.ndarray, box, angle: float) -> tuple:
+    """The rotated rectangle in the photo of an axis-aligned ``box`` in an upright cut made
+    with ``matrix`` at ``angle`` (``upright_line``)."""
+    x1, y1, x2, y2 = box
+    centre = np.array([[[(x1 + x2) / 2, (y1 + y2) / 2]]], np.float32)
+    cx, cy = cv2.transform(centre, cv2.invertAffineTransform(matrix))[0, 0]
+    return ((float(cx), float(cy)), (float(x2 - x1), float(y2 - y1)), float(angle))
+
+
+def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) -> list[Numeral]:
+    """The numerals on the text lines ``text_boxes`` (``TextDetector.detect``) of a photo, each
+    read by ``recogniser`` (``TextRecogniser``) digit by digit."""
+    cuts = []  # (line index, upright cut, matrix, angle, digit boxes)
+    for k, box in enumerate(text_boxes):
+        cut, matrix, angle = upright_line(bgr, box.rect)
+        boxes = digit_boxes(ink_mask(cut))
+        if boxes:
+            cuts.append((k, cut, matrix, angle, boxes))
+    crops = []
+    for _k, cut, _m, _a, boxes in cuts:
+        for x1, y1, x2, y2 in boxes:
+            pad = 0.15 * (y2 - y1)
+            px1, py1, px2, py2 = pad_box((x1, y1, x2, y2), pad, cut.shape[1], cut.shape[0])
+            crops.append(cut[py1:py2, px1:px2])
+    read = [as_digit(text) for text, _p in recogniser.text(crops)]
+    numerals, n = [], 0
+    for k, _cut, matrix, angle, boxes in cuts:
+        digits = read[n : n + len(boxes)]
+        n += len(boxes)
+        for group in join_digits(boxes, digits, largest):
+            text = "".join(digits[i] for i in group)
+            if not text or len(text) != len(group):
+                continue  # a component read as no digit: a mark, not a numeral
+            x1 = min(boxes[i][0] for i in group)
+            y1 = min(boxes[i][1] for i in group)
+            x2 = max(boxes[i][2] for i in group)
+            y2 = max(boxes[i][3] for i in group)
+            rect = photo_rect(matrix, (x1, y1, x2, y2), angle)
+            numerals.append(Numeral(rect, text, text_boxes[k].score))
+    return numerals
+
+
+def rect_box(rect) -> tuple[float, float, float, float]:
+    """The axis-aligned extent of a rotated rectangle."""
+    corners = cv2.boxPoints(rect)
+    return (
+        float(corners[:, 0].min()),
+        float(corners[:, 1].min()),
+        float(corners[:, 0].max()),
+        float(corners[:, 1].max()),
+    )
+
+
+def pad_box(box, pad: float, width: int, height: int):
+    x1, y1, x2, y2 = box
+    return (
+        max(0, int(x1 - pad)),
+        max(0, int(y1 - pad)),
+        min(width, math.ceil(x2 + pad)),
+        min(height, math.ceil(y2 + pad)),
+    )

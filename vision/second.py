@@ -1,0 +1,299 @@
+"""The second reader: a general text recogniser that has never seen a game piece reads each
+piece's numeral too, and the pipeline (``vision.pipeline``) joins its reading with the piece
+reader's (``fuse``). A piece is sure only where the two agree.
+
+Why: the piece readers learned from rendered printings and a few real sets; on a set nobody here
+trained on they read clear 12s as jokers, sure. PP-OCR's recogniser (``vision.textreader``)
+learned from millions of real text images; what it reads does not depend on the printing.
+
+Its settings (``SecondReader``) are per kind, in ``vision.kinds``; this module knows no kind.
+
+- **Finding** (``with_numerals``): the text detector's long lines (a row of touching tiles on a
+  rack, which the piece detector boxes as one piece or not at all) are split into numerals
+  (``vision.numerals``); a numeral no box holds becomes a box of its own, and a box holding two
+  numerals far apart (two tiles boxed as one) is replaced by one box per numeral.
+- **Reading** (``read_numerals``): each box's numeral cut from the face (its ink's extent), read
+  as cut and turned half a turn; the view that reads a numeral more surely is kept.
+- **Fusion** (``fuse``): a product of the two readers' probabilities, the piece reader's
+  tempered; they agree when both name the label's value (a joker: the general recogniser reads
+  no numeral there).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.crops import cut_crop, tile_angle
+from vision.detector import Detection
+from vision.inks import InkColours, ink_of
+from vision.numerals import find_numerals, ink_mask, rect_box
+from vision.textreader import TextBox, TextDetector, TextRecogniser
+from vision.twostage import Reading
+
+# The numeral crop cut from a piece's face: a portrait crop of this size (tiles are about 3:4).
+FACE_SIZE = (96, 128)
+
+
+@dataclass(frozen=True)
+class SecondReader:
+    """A kind's second reader (``KindSettings.second_reader``).
+
+    ``numerals``: for each first-head class the general recogniser can read, the text printed
+    (a tile's "1" .. "17"); ``blind``: first-head classes printed without a numeral (a joker),
+    where it must read none. ``agree``: see ``fuse``. ``find``: whether
+    the text detector looks for pieces the piece detector missed (``with_numerals``); a line
+    counts when its long side is at least ``line_shape`` times its short side (a row of
+    numerals, not one)."""
+
+    numerals: tuple[tuple[str, str], ...]
+    blind: tuple[str, ...] = ()
+    recogniser_file: str = "text_recogniser.onnx"
+    detector_file: str = "text_detector.onnx"
+    agree: float = 0.5
+    find: bool = True
+    line_shape: float = 2.2
+    # a tile's height over its numeral's (and its width over its height), where the photo's
+    # own boxes do not tell (``tile_shape``)
+    numeral_share: float = 0.5
+    face_aspect: float = 0.75
+    # numerals that are each other turned half a turn: the general recogniser cannot tell
+    # which a piece shows (the piece reader and its meld's way up do)
+    turn_twins: tuple[tuple[str, str], ...] = (("6", "9"),)
+    # a view reading no numeral more than this is read turned half a turn too
+    clear: float = 0.2
+    # the piece reader's probabilities are raised to this power before they are multiplied by
+    # the general recogniser's (it learned the printings it reads; tempered, a confident
+    # misreading of a printing it never saw does not outvote a clear numeral)
+    piece_weight: float = 0.5
+    # the colour from the ink (None: the piece reader's alone)
+    inks: InkColours | None = None
+
+
+@dataclass(frozen=True)
+class SecondReading:
+    """What the text recogniser read on one piece: the probability of each of the kind's
+    numerals (``SecondReader.numerals``' order) and of no numeral, and whether it agrees with
+    the piece reader (``fuse``)."""
+
+    numerals: np.ndarray
+    agreed: bool = False
+    other: int | None = None  # the first-head class the piece reader said, where they differ
+
+
+class SecondReaderModels:
+    """The general recogniser and detector a ``SecondReader`` runs, loaded once."""
+
+    def __init__(self, settings: SecondReader, model_path):
+        self.settings = settings
+        self.recogniser = TextRecogniser(model_path(settings.recogniser_file))
+        self.detector = TextDetector(model_path(settings.detector_file)) if settings.find else None
+        self.texts = tuple(text for _cls, text in settings.numerals)
+
+    def find(self, bgr: np.ndarray, detections: list[Detection]) -> list[Detection]:
+        if self.detector is None:
+            return detections
+        lines = [b for b in self.detector.detect(bgr) if _long(b, self.settings.line_shape)]
+        if not lines:
+            return detections
+        largest = max(int(t) for t in self.texts if t.isdigit())
+        numerals = find_numerals(bgr, lines, self.recogniser, largest)
+        return with_numerals(detections, numerals, self.settings)
+
+    def read(self, bgr: np.ndarray, readings: list[Reading]) -> list[tuple]:
+        """Each reading's (views, ink): its box's numeral probabilities
+        (``SecondReading.numerals``) in the views read, the numeral as cut, and turned half a
+        turn where that view does not read one clearly or reads one of a pair that is the other
+        turned (a 6, a 9); and its ink's colour probabilities (``InkColours``; None without
+        ink colours or where no ink shows), the inks named together, per photo."""
+        if not readings:
+            return []
+        cut = [face_numeral(bgr, r.detection) for r in readings]
+        crops = [crop for crop, _ink in cut]
+        first = self.recogniser.numerals(crops, self.texts)
+        twins = {self.texts.index(t) for pair in self.settings.turn_twins for t in pair}
+        again = [
+            k
+            for k, p in enumerate(first)
+            if p[-1] > self.settings.clear or int(np.argmax(p[:-1])) in twins
+        ]
+        turned = self.recogniser.numerals([crops[k][::-1, ::-1] for k in again], self.texts)
+        views: list[tuple[np.ndarray, ...]] = [(p,) for p in first]
+        for k, p in zip(again, turned, strict=True):
+            views[k] = (first[k], p)
+        inks = self.settings.inks
+        colours = inks.name([ink for _crop, ink in cut]) if inks else [None] * len(cut)
+        return list(zip(views, colours, strict=True))
+
+
+def _long(box: TextBox, shape: float) -> bool:
+    w, h = box.rect[1]
+    return max(w, h) >= shape * max(min(w, h), 1.0)
+
+
+def face_numeral(bgr: np.ndarray, detection: Detection) -> tuple[np.ndarray, tuple | None]:
+    """The numeral printed on the piece in ``detection``: the piece cut upright (portrait,
+    ``FACE_SIZE``), then the extent of its ink's digit-tall components with a margin; the whole
+    face where there are none (a joker's picture, a blank). With it, the ink of those
+    components (``vision.inks.ink_of``; None where there are none)."""
+    if detection.rotated is not None:
+        theta = (detection.rotated[2] + 45) % 90 - 45
+        sides = _sides_at(detection.rotated, theta)
+    else:
+        theta, sides = tile_angle(bgr, detection.box), None
+    square = cut_crop(bgr, detection.box, FACE_SIZE[1], margin=0.0, theta=theta, sides=sides)
+    face = cv2.resize(square, FACE_SIZE, interpolation=cv2.INTER_AREA)
+    mask = ink_mask(face)
+    height, width = mask.shape
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    digits = [
+        (x, y, x + w, y + h, k + 1)
+        for k, (x, y, w, h, _area) in enumerate(stats[1:count])
+        if 0.2 * height <= h <= 0.9 * height
+        and w <= 1.2 * h
+        and x > 0
+        and y > 0
+        and x + w < width
+        and y + h < height
+    ]
+    if not digits:
+        return face, None
+    tallest = max(b[3] - b[1] for b in digits)
+    digits = [b for b in digits if b[3] - b[1] >= 0.6 * tallest]
+    x1, y1 = min(b[0] for b in digits), min(b[1] for b in digits)
+    x2, y2 = max(b[2] for b in digits), max(b[3] for b in digits)
+    pad = round(0.2 * (y2 - y1))
+    box = (slice(max(0, y1 - pad), y2 + pad), slice(max(0, x1 - pad), x2 + pad))
+    ink = np.isin(labels, [b[4] for b in digits]).astype(np.uint8)
+    return face[box], ink_of(face[box], ink[box])
+
+
+def _sides_at(rotated, theta: float):
+    _centre, (w, h), angle = rotated
+    quarters = round((angle - theta) / 90.0)
+    return (w, h) if quarters % 2 == 0 else (h, w)
+
+
+def with_numerals(detections: list[Detection], numerals, settings: SecondReader) -> list[Detection]:
+    """``detections`` with the numerals found on text lines: a numeral inside no box becomes a
+    box of its own (the tile around it, ``tile_shape``), and a box holding two or more numerals
+    (tiles boxed together) is replaced by theirs."""
+    inside: dict[int, list[int]] = {}
+    homeless = []
+    for n, numeral in enumerate(numerals):
+        cx, cy = numeral.rect[0]
+        holders = [
+            i
+            for i, d in enumerate(detections)
+            if d.box[0] <= cx <= d.box[2] and d.box[1] <= cy <= d.box[3]
+        ]
+        if not holders:
+            homeless.append(n)
+        for i in holders:
+            inside.setdefault(i, []).append(n)
+    share, aspect = tile_shape(detections, numerals, inside, settings)
+    split = set()
+    for i, held in inside.items():
+        # two tiles boxed as one: numerals more than half the box apart (the digits of a "10"
+        # found as two numerals nearly touch)
+        centres = np.array([numerals[n].rect[0] for n in held])
+        x1, y1, x2, y2 = detections[i].box
+        if len(held) >= 2 and np.ptp(centres, axis=0).max() >= 0.55 * max(x2 - x1, y2 - y1):
+            split.add(i)
+    kept = [d for i, d in enumerate(detections) if i not in split]
+    for n in dict.fromkeys([n for i in sorted(split) for n in inside[i]] + homeless):
+        tile = numeral_tile(numerals[n], share, aspect)
+        # a numeral beside a box that holds its tile (its centre just outside) adds nothing
+        if all(_overlap(tile.box, d.box) < 0.3 for d in kept):
+            kept.append(tile)
+    return kept
+
+
+def _overlap(a, b) -> float:
+    """The share of box ``a`` that box ``b`` covers."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    return w * h / max(1e-9, (a[2] - a[0]) * (a[3] - a[1]))
+
+
+def tile_shape(detections, numerals, inside, settings: SecondReader) -> tuple[float, float]:
+    """A tile's height over its numeral's, and its width over its height, measured on the boxes
+    holding exactly one numeral (the median), else the settings' defaults."""
+    shares, aspects = [], []
+    for i, held in inside.items():
+        if len(held) != 1 or detections[i].rotated is None:
+            continue
+        w, h = detections[i].rotated[1]
+        long_side, short_side = max(w, h), min(w, h)
+        shares.append(numerals[held[0]].height / long_side)
+        aspects.append(short_side / long_side)
+    if len(shares) >= 2:
+        return float(np.median(shares)), float(np.median(aspects))
+    return settings.numeral_share, settings.face_aspect
+
+
+def numeral_tile(numeral, share: float, aspect: float) -> Detection:
+    """The tile around a numeral: as tall as the numeral over ``share``, ``aspect`` as wide,
+    upright along the numeral's line, centred on it."""
+    (cx, cy), (_w, h), angle = numeral.rect
+    tile_h = h / max(share, 0.2)
+    tile_w = tile_h * aspect
+    rect = ((cx, cy), (tile_w, tile_h), angle)
+    return Detection(rect_box(rect), float(numeral.line_score), 0, rotated=rect)
+
+
+def fuse(
+    reading: Reading,
+    views: tuple[np.ndarray, ...],
+    ink: np.ndarray | None,
+    settings: SecondReader,
+    first_classes,
+) -> Reading:
+    """``reading`` joined with the general recogniser's ``views`` (``SecondReaderModels.read``:
+    in each, the probability of each numeral, the last of none) by a product of experts:
+    P(class) proportional to P_piece(class)^piece_weight x P_text(class), where P_text of a
+    class is that of its numeral plus an equal share of no numeral (which tells nothing: a
+    joker's picture, a blurred crop). Of two views, the one
+    reading no numeral less; where both read a numeral and they differ (a 6 and a 9), their
+    mean, and each supports its own. They agree when the piece reader's best class is the
+    fused best and the general recogniser supports it at least ``agree``. ``ink``: the colour
+    the ink tells (``InkColours``); where given, it must name the second head's colour too for
+    the readers to agree (but on a class printed without a numeral). It does not change the
+    label: on the Original Rummikub photos (``rk5_``, warm light) it named colours worse than
+    the colour head (F1 0.750 -> 0.625 when joined as the values are)."""
+    columns = [first_classes.index(cls) for cls, _text in settings.numerals]
+    blind = [first_classes.index(cls) for cls in settings.blind]
+    numerals = min(views, key=lambda p: p[-1])
+    support = numerals.copy()
+    if len(views) == 2:
+        a, b = views
+        if max(a[-1], b[-1]) < 0.5 and int(np.argmax(a[:-1])) != int(np.argmax(b[:-1])):
+            numerals = (a + b) / 2
+            support = np.maximum(a, b)
+    first = reading.first.astype(np.float64)
+    body = first[:-1]
+    mass = float(body.sum())
+    own = int(np.argmax(body))
+    # reading no numeral says nothing for or against any class (a blurred crop, a joker's
+    # picture): its probability is shared by all; a numeral read is evidence for its class
+    text = np.full(len(body), float(numerals[-1]) / len(body) + 1e-3)
+    text[columns] += numerals[:-1]
+    joint = np.power(np.maximum(body, 1e-9), settings.piece_weight) * text
+    fused = joint / float(joint.sum()) * mass
+    value = int(np.argmax(fused))
+    if value in blind:
+        agreed = own == value and float(numerals[-1]) >= settings.agree
+    else:
+        said = columns.index(value) if value in columns else None
+        agreed = own == value and said is not None and float(support[said]) >= settings.agree
+    first[:-1] = fused
+    if ink is not None and value not in blind:
+        colour = int(np.argmax(reading.second))
+        agreed = agreed and float(ink[colour]) >= settings.agree
+    p_text = float(numerals[:-1].max())
+    if p_text >= settings.agree:  # a numeral read clearly is a piece, whatever the reader says
+        first[-1] = min(first[-1], 1.0 - p_text)
+    second = SecondReading(numerals, agreed, None if own == value else own)
+    return replace(reading, first=first.astype(reading.first.dtype), second_reading=second)
