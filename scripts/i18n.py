@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The translation catalogs (see ``webapp/catalogs.py``):
 
-    python scripts/i18n.py extract   # sources -> messages.pot, js.pot; update each language's .po
-    python scripts/i18n.py compile   # .po -> .mo (scripts/setup.sh runs this)
-    python scripts/i18n.py stats     # how complete each language is
+python scripts/i18n.py extract   # sources -> messages.pot, js.pot; update each language's .po
+python scripts/i18n.py compile   # .po -> .mo (scripts/setup.sh runs this)
+python scripts/i18n.py stats     # how complete each language is
 """
 
 from __future__ import annotations

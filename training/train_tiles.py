@@ -654,8 +654,24 @@ def main(argv: list[str] | None = None) -> int:
             ]
         export_classifier(nets, args.out / "tile_classifier.onnx", spec=spec)
         print(f"classifier: {args.out / 'tile_classifier.onnx'} ({len(nets)} members)")
+    copy_second_reader(args.out)
     print(f"train_tiles: done in {time.time() - started:.0f} s")
     return 0
+
+
+def copy_second_reader(out: Path) -> None:
+    """The second reader's models copied into ``out`` beside the trained ones, so that ``out``
+    is a whole tile models folder: they are pretrained, never trained here
+    (``models/text_reader.md``)."""
+    from vision.kinds import TILES
+    from vision.pipeline import MODELS_DIR
+
+    second = TILES.second_reader
+    out.mkdir(parents=True, exist_ok=True)
+    for name in (second.recogniser_file, second.detector_file):
+        src, dst = MODELS_DIR / name, out / name
+        if not dst.exists() or not dst.samefile(src):
+            shutil.copyfile(src, dst)
 
 
 def _train_tile_round(

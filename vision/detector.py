@@ -60,6 +60,10 @@ class Detection:
     # The same piece boxed by another pass (``DetectorPasses``' diagonal pass): read too, the
     # surer reading kept with its box.
     twin: Detection | None = None
+    # The numeral the piece prints, where it was found on a text line (``vision.numerals``): its
+    # rotated rectangle ((cx, cy), (w, h), angle), whose angle stands it upright (turning the
+    # photo by it, ``cv2.getRotationMatrix2D``'s sense).
+    numeral: tuple | None = None
 
 
 @dataclass(frozen=True)

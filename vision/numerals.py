@@ -17,6 +17,7 @@ face, for ``vision.inks``' clustering.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 
 import cv2
@@ -34,7 +35,8 @@ JOIN_GAP = 0.35
 @dataclass(frozen=True)
 class Numeral:
     """A numeral found on a text line: its rotated rectangle ((cx, cy), (w, h), angle) in photo
-    pixels, its height along the line's upright, and the text the recogniser read in it."""
+    pixels, the angle its way up (turning the photo by it, ``cv2.getRotationMatrix2D``'s sense,
+    stands it upright), its height along that upright, and the text read in it."""
 
     rect: tuple
     text: str
@@ -45,21 +47,52 @@ class Numeral:
         return float(self.rect[1][1])
 
 
+def upright_cut(bgr: np.ndarray, rect, pad_w: float = 0.0, pad_h: float = 0.0):
+    """The rotated rectangle ``rect`` cut standing upright (turned by its angle), with ``pad_w``
+    and ``pad_h`` of its height added left and right, above and below; and the affine map from
+    the photo to the cut."""
+    (cx, cy), (w, h), angle = rect
+    width, height = round(w + 2 * pad_w * h), round(h + 2 * pad_h * h)
+    matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    matrix[:, 2] += [width / 2 - cx, height / 2 - cy]
+    size = (max(width, 1), max(height, 1))
+    return cv2.warpAffine(bgr, matrix, size, borderMode=cv2.BORDER_REPLICATE), matrix
+
+
 def upright_line(bgr: np.ndarray, rect, grow_w: float = 0.3, grow_h: float = 0.15):
-    """The text line in ``rect`` (a rotated rectangle) cut upright (long side horizontal),
+    """The text line in ``rect`` (a rotated rectangle) cut with its long side horizontal,
     widened by ``grow_w`` line heights at each end and ``grow_h`` of its height above and below
-    (a thin "1" at a line's end is often left out of it), and the affine map from the photo to
-    the cut."""
+    (a thin "1" at a line's end is often left out of it), the affine map from the photo to the
+    cut, and the angle it was turned by."""
     (cx, cy), (w, h), angle = rect
     if w < h:
         w, h, angle = h, w, angle + 90
-    width, height = int(w + 2 * grow_w * h), int(h * (1 + 2 * grow_h))
-    matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
-    matrix[:, 2] += [width / 2 - cx, height / 2 - cy]
-    cut = cv2.warpAffine(
-        bgr, matrix, (max(width, 1), max(height, 1)), borderMode=cv2.BORDER_REPLICATE
-    )
+    cut, matrix = upright_cut(bgr, ((cx, cy), (w, h), angle), grow_w, grow_h)
     return cut, matrix, angle
+
+
+def digit_ink(cut: np.ndarray, least: float = 0.2, most: float = 0.9) -> np.ndarray | None:
+    """The ink of the numeral in a cut around it (a piece's face, or a numeral with a margin):
+    its components as tall as a digit (``least`` to ``most`` of the cut's height, no wider
+    than tall by ``DIGIT_WIDTH``) that touch no side (a neighbour's numeral reaching in does),
+    and of those the ones at least 0.6 as tall as the tallest. A 0/1 mask; None without."""
+    mask = ink_mask(cut)
+    height, width = mask.shape
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    digits = [
+        (k, h)
+        for k, (x, y, w, h, _area) in enumerate(stats[1:count], start=1)
+        if least * height <= h <= most * height
+        and w <= DIGIT_WIDTH * h
+        and x > 0
+        and y > 0
+        and x + w < width
+        and y + h < height
+    ]
+    if not digits:
+        return None
+    tallest = max(h for _k, h in digits)
+    return np.isin(labels, [k for k, h in digits if h >= 0.6 * tallest]).astype(np.uint8)
 
 
 def ink_mask(bgr: np.ndarray) -> np.ndarray:
@@ -77,16 +110,33 @@ def ink_mask(bgr: np.ndarray) -> np.ndarray:
     return mask
 
 
-def digit_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+def digit_boxes(mask: np.ndarray) -> tuple[list[tuple[int, int, int, int, int]], np.ndarray]:
     """The digits of an upright line's ink: components as tall as a digit, left to right, as
-    (x1, y1, x2, y2)."""
+    (x1, y1, x2, y2, component), and the components' label image."""
     height = mask.shape[0]
-    count, _labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     boxes = []
-    for x, y, w, h, _area in stats[1:count]:
+    for k, (x, y, w, h, _area) in enumerate(stats[1:count], start=1):
         if DIGIT_HEIGHT * height <= h < 0.98 * height and w <= DIGIT_WIDTH * h:
-            boxes.append((int(x), int(y), int(x + w), int(y + h)))
-    return sorted(boxes)
+            boxes.append((int(x), int(y), int(x + w), int(y + h), k))
+    return sorted(boxes), labels
+
+
+def digit_crop(cut: np.ndarray, labels: np.ndarray, box) -> np.ndarray:
+    """One digit of an upright line cut out alone: its box with a margin, everything but its
+    own component (grown by a pixel, for its soft edge) painted the face's colour. A slanted
+    neighbour's stroke or a tile's dark edge in the box would be read as a second digit
+    ("18" for an 8 beside a tile's edge)."""
+    x1, y1, x2, y2, k = box
+    pad = 0.15 * (y2 - y1)
+    px1, py1, px2, py2 = pad_box((x1, y1, x2, y2), pad, cut.shape[1], cut.shape[0])
+    crop = cut[py1:py2, px1:px2].copy()
+    owner = labels[py1:py2, px1:px2]
+    own = cv2.dilate((owner == k).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    face = owner == 0
+    if face.any():
+        crop[~own] = np.median(crop[face], axis=0).astype(np.uint8)
+    return crop
 
 
 def join_digits(boxes, digits: list[str], largest: int = 17) -> list[list[int]]:
@@ -120,9 +170,9 @@ def join_digits(boxes, digits: list[str], largest: int = 17) -> list[list[int]]:
 
 
 def as_digit(text: str) -> str:
-    """What a single digit's crop reads as a digit: the text's one digit, "1" for the strokes
-    a thin 1 is read as, "" for anything else."""
-    found = [c for c in text if c.isdigit()]
+    """What a single digit's crop reads as a digit: the text's one digit (in any of its forms:
+    a full-width "２"), "1" for the strokes a thin 1 is read as, "" for anything else."""
+    found = [c for c in unicodedata.normalize("NFKC", text) if c in "0123456789"]
     if len(found) == 1:
         return found[0]
     if not found and text.strip() in {"I", "l", "|", "丨", "i", "!", "]", "["}:
@@ -139,26 +189,38 @@ def photo_rect(matrix: np.ndarray, box, angle: float) -> tuple:
     return ((float(cx), float(cy)), (float(x2 - x1), float(y2 - y1)), float(angle))
 
 
+def _digit_score(texts: list[tuple[str, float]]) -> float:
+    """How well a line's components read as digits: the summed confidence of those that do."""
+    return sum(p for text, p in texts if as_digit(text))
+
+
 def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) -> list[Numeral]:
     """The numerals on the text lines ``text_boxes`` (``TextDetector.detect``) of a photo, each
     read by ``recogniser`` (``TextRecogniser``) digit by digit."""
     cuts = []  # (line index, upright cut, matrix, angle, digit boxes)
+    crops = []
     for k, box in enumerate(text_boxes):
         cut, matrix, angle = upright_line(bgr, box.rect)
-        boxes = digit_boxes(ink_mask(cut))
+        boxes, labels = digit_boxes(ink_mask(cut))
         if boxes:
             cuts.append((k, cut, matrix, angle, boxes))
-    crops = []
-    for _k, cut, _m, _a, boxes in cuts:
-        for x1, y1, x2, y2 in boxes:
-            pad = 0.15 * (y2 - y1)
-            px1, py1, px2, py2 = pad_box((x1, y1, x2, y2), pad, cut.shape[1], cut.shape[0])
-            crops.append(cut[py1:py2, px1:px2])
-    read = [as_digit(text) for text, _p in recogniser.text(crops)]
+            crops += [digit_crop(cut, labels, b) for b in boxes]
+    # each line read as cut and turned half a turn: the way its digits read better is up
+    texts = recogniser.text(crops + [c[::-1, ::-1] for c in crops])
     numerals, n = [], 0
-    for k, _cut, matrix, angle, boxes in cuts:
-        digits = read[n : n + len(boxes)]
-        n += len(boxes)
+    for k, cut, matrix, angle, boxes in cuts:
+        count = len(boxes)
+        as_cut = texts[n : n + count]
+        turned = texts[len(crops) + n : len(crops) + n + count]
+        n += count
+        if _digit_score(turned) > _digit_score(as_cut):
+            width = cut.shape[1]
+            boxes = [(width - b[2], b[1], width - b[0], b[3], b[4]) for b in boxes][::-1]
+            digits = [as_digit(t) for t, _p in turned][::-1]
+            up = angle + 180.0
+        else:
+            digits = [as_digit(t) for t, _p in as_cut]
+            up = angle
         for group in join_digits(boxes, digits, largest):
             text = "".join(digits[i] for i in group)
             if not text or len(text) != len(group):
@@ -167,7 +229,9 @@ def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) ->
             y1 = min(boxes[i][1] for i in group)
             x2 = max(boxes[i][2] for i in group)
             y2 = max(boxes[i][3] for i in group)
-            rect = photo_rect(matrix, (x1, y1, x2, y2), angle)
+            if up != angle:  # back to the cut's own pixels to find the centre
+                x1, x2 = cut.shape[1] - x2, cut.shape[1] - x1
+            rect = photo_rect(matrix, (x1, y1, x2, y2), up)
             numerals.append(Numeral(rect, text, text_boxes[k].score))
     return numerals
 

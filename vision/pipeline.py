@@ -796,6 +796,7 @@ def _entry(ranked: list[tuple[str, float]], reading: Reading, loaded, heads: Hea
         "_edge": min(box[0], box[1], loaded.width - box[2], loaded.height - box[3]),
         "_rotated": moved_rotated(detection.rotated, 0.0, 0.0, 1 / loaded.scale),
         "_agreed": None if reading.second_reading is None else reading.second_reading.agreed,
+        "_settled": reading.second_reading is not None and reading.second_reading.settled,
         "_other": None,
     }
     second = reading.second_reading
@@ -867,6 +868,8 @@ def settle_turns(
     for meld in melds:
         readers = [i for i in meld if pieces[i].get("_turns") is not None]
         for i in readers:
+            if pieces[i].get("_settled"):  # its way up was read (``vision.second``)
+                continue
             prior = way_up(pieces, [j for j in readers if j != i])
             if prior is None:
                 continue

@@ -29,12 +29,14 @@ import numpy as np
 from vision.crops import cut_crop, tile_angle
 from vision.detector import Detection
 from vision.inks import InkColours, ink_of
-from vision.numerals import find_numerals, ink_mask, rect_box
+from vision.numerals import digit_ink, find_numerals, rect_box, upright_cut
 from vision.textreader import TextBox, TextDetector, TextRecogniser
 from vision.twostage import Reading
 
 # The numeral crop cut from a piece's face: a portrait crop of this size (tiles are about 3:4).
 FACE_SIZE = (96, 128)
+# ... with this share of the numeral's height round it
+NUMERAL_MARGIN = 0.2
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,12 @@ class SecondReader:
     # own boxes do not tell (``tile_shape``)
     numeral_share: float = 0.5
     face_aspect: float = 0.75
+    # a box whose numeral lies more than this share of a tile's width off its middle (along
+    # the numeral's line) sits astride two tiles
+    off_middle: float = 0.3
+    # a numeral shorter than this share of the tile holding it (or, held by none, of the
+    # photo's boxes' median long side) is small print (a maker's name read as digits), no tile's
+    least_share: float = 0.25
     # numerals that are each other turned half a turn: the general recogniser cannot tell
     # which a piece shows (the piece reader and its meld's way up do)
     turn_twins: tuple[tuple[str, str], ...] = (("6", "9"),)
@@ -81,6 +89,9 @@ class SecondReading:
     numerals: np.ndarray
     agreed: bool = False
     other: int | None = None  # the first-head class the piece reader said, where they differ
+    # read standing upright (a numeral on a text line) and a numeral read: a 6 or a 9 is
+    # settled by this reading, not by the way up of its meld
+    settled: bool = False
 
 
 class SecondReaderModels:
@@ -117,7 +128,8 @@ class SecondReaderModels:
         again = [
             k
             for k, p in enumerate(first)
-            if p[-1] > self.settings.clear or int(np.argmax(p[:-1])) in twins
+            if readings[k].detection.numeral is None
+            and (p[-1] > self.settings.clear or int(np.argmax(p[:-1])) in twins)
         ]
         turned = self.recogniser.numerals([crops[k][::-1, ::-1] for k in again], self.texts)
         views: list[tuple[np.ndarray, ...]] = [(p,) for p in first]
@@ -134,10 +146,15 @@ def _long(box: TextBox, shape: float) -> bool:
 
 
 def face_numeral(bgr: np.ndarray, detection: Detection) -> tuple[np.ndarray, tuple | None]:
-    """The numeral printed on the piece in ``detection``: the piece cut upright (portrait,
-    ``FACE_SIZE``), then the extent of its ink's digit-tall components with a margin; the whole
-    face where there are none (a joker's picture, a blank). With it, the ink of those
-    components (``vision.inks.ink_of``; None where there are none)."""
+    """The numeral printed on the piece in ``detection``, cut upright: its own rectangle with a
+    margin where it was found on a text line; else the piece cut square to its sides (portrait,
+    ``FACE_SIZE``; upright or upside down), then its ink's extent (``digit_ink``) with a margin,
+    or the whole face where no digit shows (a joker's picture, a blank). With it, the colour
+    of that ink (``vision.inks.ink_of``; None where there is none)."""
+    if detection.numeral is not None:
+        crop, _matrix = upright_cut(bgr, detection.numeral, NUMERAL_MARGIN, NUMERAL_MARGIN)
+        ink = digit_ink(crop, least=0.4, most=0.95)
+        return crop, None if ink is None else ink_of(crop, ink)
     if detection.rotated is not None:
         theta = (detection.rotated[2] + 45) % 90 - 45
         sides = _sides_at(detection.rotated, theta)
@@ -145,28 +162,13 @@ def face_numeral(bgr: np.ndarray, detection: Detection) -> tuple[np.ndarray, tup
         theta, sides = tile_angle(bgr, detection.box), None
     square = cut_crop(bgr, detection.box, FACE_SIZE[1], margin=0.0, theta=theta, sides=sides)
     face = cv2.resize(square, FACE_SIZE, interpolation=cv2.INTER_AREA)
-    mask = ink_mask(face)
-    height, width = mask.shape
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    digits = [
-        (x, y, x + w, y + h, k + 1)
-        for k, (x, y, w, h, _area) in enumerate(stats[1:count])
-        if 0.2 * height <= h <= 0.9 * height
-        and w <= 1.2 * h
-        and x > 0
-        and y > 0
-        and x + w < width
-        and y + h < height
-    ]
-    if not digits:
+    ink = digit_ink(face)
+    if ink is None:
         return face, None
-    tallest = max(b[3] - b[1] for b in digits)
-    digits = [b for b in digits if b[3] - b[1] >= 0.6 * tallest]
-    x1, y1 = min(b[0] for b in digits), min(b[1] for b in digits)
-    x2, y2 = max(b[2] for b in digits), max(b[3] for b in digits)
-    pad = round(0.2 * (y2 - y1))
+    ys, xs = np.nonzero(ink)
+    x1, y1, x2, y2 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+    pad = round(NUMERAL_MARGIN * (y2 - y1))
     box = (slice(max(0, y1 - pad), y2 + pad), slice(max(0, x1 - pad), x2 + pad))
-    ink = np.isin(labels, [b[4] for b in digits]).astype(np.uint8)
     return face[box], ink_of(face[box], ink[box])
 
 
@@ -177,38 +179,68 @@ def _sides_at(rotated, theta: float):
 
 
 def with_numerals(detections: list[Detection], numerals, settings: SecondReader) -> list[Detection]:
-    """``detections`` with the numerals found on text lines: a numeral inside no box becomes a
-    box of its own (the tile around it, ``tile_shape``), and a box holding two or more numerals
-    (tiles boxed together) is replaced by theirs."""
-    inside: dict[int, list[int]] = {}
-    homeless = []
+    """``detections`` with the numerals found on text lines (``find_numerals``). Each numeral
+    is a tile: a box that holds it well (the numeral near the box's middle along its line) is
+    kept for it; a box holding two numerals far apart (two tiles boxed as one) or one numeral
+    far off its middle (a box astride two tiles) is replaced by the tiles around its numerals
+    (``numeral_tile``), and so is a numeral no box holds."""
+    numerals = [n for n in numerals if _tall_enough(n, detections, settings.least_share)]
+    holders: dict[int, list[int]] = {}
     for n, numeral in enumerate(numerals):
-        cx, cy = numeral.rect[0]
-        holders = [
-            i
-            for i, d in enumerate(detections)
-            if d.box[0] <= cx <= d.box[2] and d.box[1] <= cy <= d.box[3]
-        ]
-        if not holders:
-            homeless.append(n)
-        for i in holders:
-            inside.setdefault(i, []).append(n)
-    share, aspect = tile_shape(detections, numerals, inside, settings)
-    split = set()
-    for i, held in inside.items():
-        # two tiles boxed as one: numerals more than half the box apart (the digits of a "10"
-        # found as two numerals nearly touch)
-        centres = np.array([numerals[n].rect[0] for n in held])
-        x1, y1, x2, y2 = detections[i].box
-        if len(held) >= 2 and np.ptp(centres, axis=0).max() >= 0.55 * max(x2 - x1, y2 - y1):
-            split.add(i)
-    kept = [d for i, d in enumerate(detections) if i not in split]
-    for n in dict.fromkeys([n for i in sorted(split) for n in inside[i]] + homeless):
-        tile = numeral_tile(numerals[n], share, aspect)
-        # a numeral beside a box that holds its tile (its centre just outside) adds nothing
-        if all(_overlap(tile.box, d.box) < 0.3 for d in kept):
+        for i in _holding(numeral, detections):
+            holders.setdefault(i, []).append(n)
+    share, aspect = tile_shape(detections, numerals, holders, settings)
+    replaced = set()
+    for i, held in holders.items():
+        d = detections[i]
+        centre = np.array([(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2])
+        for n in held:
+            numeral = numerals[n]
+            along = np.radians(numeral.rect[2])
+            width = numeral.height / share * aspect
+            offset = abs(float(np.dot(centre - numeral.rect[0], (np.cos(along), np.sin(along)))))
+            if len(held) >= 2 or offset > settings.off_middle * width:
+                replaced.add(i)
+    kept = [
+        replace(d, numeral=numerals[holders[i][0]].rect) if i in holders else d
+        for i, d in enumerate(detections)
+        if i not in replaced
+    ]
+    held_by_kept = {n for i, held in holders.items() if i not in replaced for n in held}
+    for n, numeral in enumerate(numerals):
+        if n in held_by_kept:
+            continue
+        tile = numeral_tile(numeral, share, aspect)
+        if all(_overlap(tile.box, d.box) < 0.5 for d in kept):
             kept.append(tile)
     return kept
+
+
+def _holding(numeral, detections: list[Detection]) -> list[int]:
+    cx, cy = numeral.rect[0]
+    return [
+        i
+        for i, d in enumerate(detections)
+        if d.box[0] <= cx <= d.box[2] and d.box[1] <= cy <= d.box[3]
+    ]
+
+
+def _long_side(detection: Detection) -> float:
+    if detection.rotated is not None:
+        return float(max(detection.rotated[1]))
+    x1, y1, x2, y2 = detection.box
+    return float(max(x2 - x1, y2 - y1))
+
+
+def _tall_enough(numeral, detections: list[Detection], share: float) -> bool:
+    """Whether ``numeral`` is as tall as a tile's numeral (``SecondReader.least_share``) next
+    to the box that holds it (the smallest), or to the photo's boxes where none does."""
+    held = _holding(numeral, detections)
+    sides = [_long_side(detections[i]) for i in held] or [_long_side(d) for d in detections]
+    if not sides:
+        return True
+    tile = min(sides) if held else float(np.median(sides))
+    return numeral.height >= share * tile
 
 
 def _overlap(a, b) -> float:
@@ -241,7 +273,9 @@ def numeral_tile(numeral, share: float, aspect: float) -> Detection:
     tile_h = h / max(share, 0.2)
     tile_w = tile_h * aspect
     rect = ((cx, cy), (tile_w, tile_h), angle)
-    return Detection(rect_box(rect), float(numeral.line_score), 0, rotated=rect)
+    return Detection(
+        rect_box(rect), float(numeral.line_score), 0, rotated=rect, numeral=numeral.rect
+    )
 
 
 def fuse(
@@ -295,5 +329,6 @@ def fuse(
     p_text = float(numerals[:-1].max())
     if p_text >= settings.agree:  # a numeral read clearly is a piece, whatever the reader says
         first[-1] = min(first[-1], 1.0 - p_text)
-    second = SecondReading(numerals, agreed, None if own == value else own)
+    settled = reading.detection.numeral is not None and p_text >= settings.agree
+    second = SecondReading(numerals, agreed, None if own == value else own, settled)
     return replace(reading, first=first.astype(reading.first.dtype), second_reading=second)

@@ -16,10 +16,10 @@ from vision.detector import Detection
 from vision.inks import InkColours
 from vision.kinds import TILES
 from vision.labels import TILE_COLOURS, TILE_VALUES
-from vision.numerals import as_digit, join_digits
+from vision.numerals import Numeral, as_digit, find_numerals, join_digits
 from vision.pipeline import MODELS_DIR, Recogniser
-from vision.second import fuse
-from vision.textreader import TextRecogniser, ctc_probability, numeral_probabilities
+from vision.second import _long, fuse, with_numerals
+from vision.textreader import TextDetector, TextRecogniser, ctc_probability, numeral_probabilities
 from vision.twostage import Reading
 
 SECOND = TILES.second_reader
@@ -208,3 +208,47 @@ def test_a_row_of_numerals_the_detector_never_learned_is_read_and_sure_only_if_a
     for piece in result["pieces"]:
         if piece["sure"]:
             assert piece["label"] in {f"red-{n}" for n in faces}
+
+
+def test_small_print_on_a_tile_is_no_numeral() -> None:
+    """A maker's name under the numeral read as digits ("Rummikub"'s "i" as a 1) is too small
+    for a tile's numeral: the box keeps no numeral and no tile is made round it."""
+    tile = Detection((100.0, 100.0, 250.0, 300.0), 0.9, 0, rotated=((175, 200), (150, 200), 0))
+    small = Numeral(((175.0, 280.0), (8.0, 15.0), 0.0), "1", 0.8)
+    tall = Numeral(((175.0, 170.0), (60.0, 90.0), 0.0), "7", 0.8)
+    assert with_numerals([tile], [small], SECOND) == [tile]
+    (kept,) = with_numerals([tile], [small, tall], SECOND)
+    assert kept.numeral == tall.rect
+    away = Numeral(((600.0, 200.0), (8.0, 15.0), 0.0), "1", 0.8)  # held by no box
+    assert with_numerals([tile], [away], SECOND) == [tile]
+
+
+def test_a_box_astride_two_tiles_gives_way_to_the_tiles_round_their_numerals() -> None:
+    box = Detection((100.0, 100.0, 400.0, 300.0), 0.9, 0)
+    numerals = [
+        Numeral(((170.0, 170.0), (60.0, 90.0), 0.0), "4", 0.8),
+        Numeral(((330.0, 170.0), (60.0, 90.0), 0.0), "5", 0.8),
+    ]
+    tiles = with_numerals([box], numerals, SECOND)
+    assert sorted(round((d.box[0] + d.box[2]) / 2) for d in tiles) == [170, 330]
+    assert all(d.numeral is not None for d in tiles)
+
+
+@pytest.mark.skipif(not FONT.is_file(), reason="needs Debian's fonts-dejavu-core (setup.sh)")
+def test_a_row_upside_down_is_read_the_way_its_digits_read_best(recogniser) -> None:
+    row = np.full((300, 900, 3), (60, 90, 140), np.uint8)
+    font = ImageFont.truetype(FONT, 110)
+    for k, numeral in enumerate(("2", "4", "5", "7")):
+        face = Image.new("RGB", (140, 180), (235, 235, 235))
+        ImageDraw.Draw(face).text((35, 20), numeral, fill=(30, 30, 200), font=font)
+        row[60:240, 60 + 142 * k : 200 + 142 * k] = np.asarray(face)[:, :, ::-1]  # touching
+    turned = row[::-1, ::-1].copy()
+    detector = TextDetector(MODELS_DIR / SECOND.detector_file)
+    read = []
+    for photo, up in ((row, 0.0), (turned, 180.0)):
+        lines = [b for b in detector.detect(photo) if _long(b, SECOND.line_shape)]
+        numerals = find_numerals(photo, lines, recogniser, 17)
+        assert len(numerals) >= 2 and {n.text for n in numerals} <= {"2", "4", "5", "7"}
+        assert all(abs((n.rect[2] - up + 180) % 360 - 180) < 15 for n in numerals)
+        read.append(sorted(n.text for n in numerals))
+    assert read[0] == read[1]
