@@ -124,16 +124,21 @@ def digit_boxes(mask: np.ndarray) -> tuple[list[tuple[int, int, int, int, int]],
 
 def digit_crop(cut: np.ndarray, labels: np.ndarray, box) -> np.ndarray:
     """One digit of an upright line cut out alone: its box with a margin, everything but its
-    own component (grown by a pixel, for its soft edge) painted the face's colour. A slanted
-    neighbour's stroke or a tile's dark edge in the box would be read as a second digit
-    ("18" for an 8 beside a tile's edge)."""
+    own component painted the face's colour (``ink_only``). A slanted neighbour's stroke or a
+    tile's dark edge in the box would be read as a second digit ("18" for an 8 beside a tile's
+    edge)."""
     x1, y1, x2, y2, k = box
     pad = 0.15 * (y2 - y1)
     px1, py1, px2, py2 = pad_box((x1, y1, x2, y2), pad, cut.shape[1], cut.shape[0])
-    crop = cut[py1:py2, px1:px2].copy()
     owner = labels[py1:py2, px1:px2]
-    own = cv2.dilate((owner == k).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    face = owner == 0
+    return ink_only(cut[py1:py2, px1:px2], owner == k, owner == 0)
+
+
+def ink_only(crop: np.ndarray, ink: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """``crop`` with everything but ``ink`` (grown by a pixel, for its soft edge) painted the
+    median colour of ``face`` (both masks of the crop's shape)."""
+    crop = crop.copy()
+    own = cv2.dilate(ink.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     if face.any():
         crop[~own] = np.median(crop[face], axis=0).astype(np.uint8)
     return crop

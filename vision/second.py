@@ -29,7 +29,7 @@ import numpy as np
 from vision.crops import cut_crop, tile_angle
 from vision.detector import Detection
 from vision.inks import InkColours, ink_of
-from vision.numerals import digit_ink, find_numerals, rect_box, upright_cut
+from vision.numerals import digit_ink, find_numerals, ink_mask, ink_only, rect_box, upright_cut
 from vision.textreader import TextBox, TextDetector, TextRecogniser
 from vision.twostage import Reading
 
@@ -154,7 +154,10 @@ def face_numeral(bgr: np.ndarray, detection: Detection) -> tuple[np.ndarray, tup
     if detection.numeral is not None:
         crop, _matrix = upright_cut(bgr, detection.numeral, NUMERAL_MARGIN, NUMERAL_MARGIN)
         ink = digit_ink(crop, least=0.4, most=0.95)
-        return crop, None if ink is None else ink_of(crop, ink)
+        if ink is None:
+            return crop, None
+        # the neighbours' numerals reach into a cut of tiles packed on a rack
+        return ink_only(crop, ink > 0, ink_mask(crop) == 0), ink_of(crop, ink)
     if detection.rotated is not None:
         theta = (detection.rotated[2] + 45) % 90 - 45
         sides = _sides_at(detection.rotated, theta)
