@@ -7,7 +7,11 @@ migrations in ``webapp/migrations`` (``webapp.schema``), run at start-up under a
 changed here needs a migration too (``meldcam db revision -m "..."``, see docs/deploy.md).
 
 A write is one ``with transaction(app) as session:`` block: it commits at the end or rolls back on
-any error, so a hand that fails to score or to tally leaves nothing behind.
+any error, so a hand that fails to score or to tally leaves nothing behind. Writes to one game
+take turns from their first read: on PostgreSQL the game's row lock
+(``matches.get_game(..., for_update=True)``), on SQLite the database's write lock, which a
+write transaction takes at its start (``BEGIN IMMEDIATE``, below); a read (``reading``) takes
+no lock and waits for no writer (WAL).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from sqlalchemy import (
     create_engine,
     event,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import (
     DeclarativeBase,
     Mapped,
@@ -223,12 +227,32 @@ class WriteRecord(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+# execution option of a connection whose transaction will write (``transaction``): on SQLite it
+# begins with the write lock; other databases ignore it
+WRITES = "meldcam_writes"
+# how long a SQLite writer waits for the one before it (each holds the lock for a few ms)
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    # the driver's own transactions (Python's sqlite3 "legacy" mode) begin only at the first
+    # INSERT / UPDATE / DELETE: a write's reads ran before it held the lock, and two writes
+    # both saw "3 hands" (an undo and a new hand left [1, 3]). The driver now begins nothing;
+    # ``_sqlite_begin`` does (SQLAlchemy's documented recipe for pysqlite).
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    """Begin SQLite's transaction: a write's (``WRITES``) with the write lock, so it reads
+    nothing another writer may still change and waits (busy timeout) for the writer before
+    it; a read's deferred, so reads are never serialised (WAL: they see the last commit)."""
+    writes = connection.get_execution_options().get(WRITES, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
 
 def make_engine(url: str) -> Engine:
@@ -236,7 +260,8 @@ def make_engine(url: str) -> Engine:
     request after a database restart gets a fresh connection instead of a 500."""
     engine = create_engine(url, pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
@@ -251,9 +276,12 @@ def init_db(app: Flask) -> None:
 
 @contextmanager
 def transaction(app: Flask | None = None) -> Iterator[Session]:
-    """A session whose work is committed at the end of the block, or rolled back on error."""
+    """A session whose work is committed at the end of the block, or rolled back on error. Its
+    transaction begins here, before its first read, as a write's (``WRITES``): on SQLite it
+    holds the write lock from the start, so what it reads stays true until it commits."""
     maker: sessionmaker[Session] = (app or current_app).extensions[EXTENSION_KEY]
     with maker() as session, session.begin():
+        session.connection(execution_options={WRITES: True})
         yield session
 
 

@@ -50,8 +50,8 @@ IDLE_STOP_S = 30.0  # the hub's thread ends after this long without a stream
 
 def lock_game(session: Session, game_id: str) -> None:
     """Make the writes to one game take turns from here to the commit: a write to the game's
-    row takes its row lock on PostgreSQL and the database's write lock on SQLite (whose driver
-    starts the transaction only at the first write), so what is read next is the newest."""
+    row takes its row lock on PostgreSQL (SQLite's write transactions hold the database's
+    write lock from their start: ``webapp.db``), so what is read next is the newest."""
     session.execute(update(Game).where(Game.id == game_id).values(game=Game.game))
 
 

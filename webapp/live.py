@@ -19,6 +19,7 @@ the API: a browser cannot send it cross-site (no CORS), so no CSRF token is need
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import (
@@ -87,13 +88,18 @@ def _not_found(error: matches.NotFound) -> Any:
     return _refuse(error, 404)
 
 
+# a version as sent: ASCII digits only. ``str.isdigit()`` also takes "²" or "①", which int()
+# refuses (a 500), and "٣" or "３", which int() reads but no page of ours sends
+VERSION_SENT = re.compile(r"[0-9]{1,12}")
+
+
 def _resume_point(newest: int) -> int:
     """Where the stream starts: the browser's ``Last-Event-ID`` (a reconnect), else ``since``
     (the version the page was drawn at), else now; never past the newest version."""
     sent = request.headers.get("Last-Event-ID") or request.args.get("since")
     if sent is None or sent == "":
         return newest
-    if not sent.isdigit() or len(sent) > 12:
+    if not VERSION_SENT.fullmatch(sent):
         raise ApiError(
             lazy_gettext("Last-Event-ID and since must be a version number (0, 1, 2...)"), 400
         )

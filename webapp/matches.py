@@ -240,8 +240,9 @@ def create_game(
 def get_game(session: Session, game_id: str, *, for_update: bool = False) -> Game:
     """The game, or NotFound. ``for_update`` (every write to a game) locks its row until the
     transaction ends: two nodes saving hands to one game at once take turns (each hand gets its
-    own number) instead of one of them failing on the hand number (PostgreSQL; SQLite has one
-    writer at a time anyway)."""
+    own number) instead of one of them failing on the hand number. PostgreSQL locks the row;
+    SQLite ignores ``FOR UPDATE``, but there every ``transaction()`` already holds the
+    database's write lock from its start (``BEGIN IMMEDIATE``, ``webapp.db``)."""
     valid = isinstance(game_id, str) and len(game_id) <= 32
     record = session.get(Game, game_id, with_for_update=for_update or None) if valid else None
     if record is None:

@@ -68,9 +68,10 @@ def upgrade(
             return  # the usual start: nothing to do, no lock taken
     from alembic import command
 
-    from webapp.db import Base
+    from webapp.db import WRITES, Base
 
-    with engine.begin() as connection:
+    # a write from its first read: on SQLite it begins with the write lock (``webapp.db``)
+    with engine.connect() as connection, connection.execution_options(**{WRITES: True}).begin():
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
         settings = config(connection, photo_folder)

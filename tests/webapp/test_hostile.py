@@ -691,6 +691,34 @@ def test_waitress_names_no_version(tmp_path: Path):
         server.close()
 
 
+# ---- 11. numbers that are digits only to Unicode ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "headers"),
+    [
+        ("since=%C2%B2", {}),  # superscript two: str.isdigit() says yes, int() says no
+        ("since=%E2%91%A0", {}),  # circled digit one
+        ("", {"Last-Event-ID": "\u00b9\u00b3"}),  # superscript one, three
+        ("since=%D9%A3", {}),  # Arabic-Indic three: int() reads it, still not a version
+        ("since=%EF%BC%92", {}),  # full-width two
+    ],
+)
+def test_a_version_in_other_digits_is_a_400(
+    client: FlaskClient, make_game, query: str, headers: dict[str, str]
+):
+    """The event stream's ``since`` / ``Last-Event-ID`` take ASCII digits only: anything else is
+    the 400 any malformed version gets, never a 500."""
+    client.application.config["EVENTS_STREAM_S"] = 0.5  # a stream wrongly opened ends soon
+    game = make_game()
+    response = client.get(f"/api/games/{game['id']}/events?{query}", headers=headers)
+    status = response.status_code
+    body = response.get_data(as_text=True)
+    response.close()
+    assert status == 400, (status, body[:200])
+    assert "version number" in json.loads(body)["error"]
+
+
 # ---- soak: a few hundred mixed hostile requests against waitress ------------------------------
 
 
