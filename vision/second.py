@@ -57,6 +57,9 @@ class SecondReader:
     agree: float = 0.5
     find: bool = True
     line_shape: float = 2.2
+    # the text detector reads the photo shrunk to this long side (960, its training size, read
+    # the dev photos no better and took a third longer)
+    detector_side: int = 736
     # a tile's height over its numeral's (and its width over its height), where the photo's
     # own boxes do not tell (``tile_shape``)
     numeral_share: float = 0.5
@@ -70,6 +73,9 @@ class SecondReader:
     # numerals that are each other turned half a turn: the general recogniser cannot tell
     # which a piece shows (the piece reader and its meld's way up do)
     turn_twins: tuple[tuple[str, str], ...] = (("6", "9"),)
+    # how often the general recogniser misses the thin leading 1 of a "1x" (reading "x"): its
+    # read x counts this much for 1x, so it does not outvote a piece reader sure of 1x
+    lost_one: float = 0.3
     # a view reading no numeral more than this is read turned half a turn too
     clear: float = 0.2
     # the piece reader's probabilities are raised to this power before they are multiplied by
@@ -100,7 +106,11 @@ class SecondReaderModels:
     def __init__(self, settings: SecondReader, model_path):
         self.settings = settings
         self.recogniser = TextRecogniser(model_path(settings.recogniser_file))
-        self.detector = TextDetector(model_path(settings.detector_file)) if settings.find else None
+        self.detector = (
+            TextDetector(model_path(settings.detector_file), side=settings.detector_side)
+            if settings.find
+            else None
+        )
         self.texts = tuple(text for _cls, text in settings.numerals)
 
     def find(self, bgr: np.ndarray, detections: list[Detection]) -> list[Detection]:
@@ -281,6 +291,32 @@ def numeral_tile(numeral, share: float, aspect: float) -> Detection:
     )
 
 
+def _text_likelihood(numerals: np.ndarray, classes: int, columns, settings) -> np.ndarray:
+    """P_text of each first-head class from one view's numeral probabilities: reading no
+    numeral says nothing for or against any class (a blurred crop, a joker's picture), so its
+    probability is shared by all; a numeral read is evidence for its class, and a numeral read
+    as its last digit ("3" for a 13 whose thin 1 the crop lost) for the two-digit one too
+    (``SecondReader.lost_one``)."""
+    text = np.full(classes, float(numerals[-1]) / classes + 1e-3)
+    text[columns] += numerals[:-1]
+    texts = [t for _cls, t in settings.numerals]
+    for k, t in enumerate(texts):
+        if len(t) == 2 and t[0] == "1" and t[1] in texts:
+            text[columns[k]] += settings.lost_one * float(numerals[texts.index(t[1])])
+    return text
+
+
+def _way_up(turns: np.ndarray | None) -> tuple[float, float]:
+    """How likely a piece stands as cut or turned half a turn, by the piece reader's turn head
+    (``Reading.turns``: classes x the photo's quadrants, the first upright); even without one."""
+    if turns is None:
+        return 0.5, 0.5
+    up, down = float(turns[:, 0].sum()), float(turns[:, 2].sum())
+    if up + down <= 0:
+        return 0.5, 0.5
+    return up / (up + down), down / (up + down)
+
+
 def fuse(
     reading: Reading,
     views: tuple[np.ndarray, ...],
@@ -313,10 +349,13 @@ def fuse(
     body = first[:-1]
     mass = float(body.sum())
     own = int(np.argmax(body))
-    # reading no numeral says nothing for or against any class (a blurred crop, a joker's
-    # picture): its probability is shared by all; a numeral read is evidence for its class
-    text = np.full(len(body), float(numerals[-1]) / len(body) + 1e-3)
-    text[columns] += numerals[:-1]
+    # each view's likelihood of each class, mixed by how likely the piece reader finds each way
+    # up (a 7 turned reads "1", a 9 turned "6": the view the wrong way up must not decide)
+    weights = _way_up(reading.turns) if len(views) == 2 else (1.0,)
+    text = sum(
+        w * _text_likelihood(v, len(body), columns, settings)
+        for w, v in zip(weights, views, strict=True)
+    )
     joint = np.power(np.maximum(body, 1e-9), settings.piece_weight) * text
     fused = joint / float(joint.sum()) * mass
     value = int(np.argmax(fused))

@@ -5,6 +5,7 @@ and the shipped PP-OCR recogniser reading real numerals."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -154,6 +155,24 @@ def test_six_and_nine_read_both_ways_support_both() -> None:
     fused = fuse(reading("9", "black"), views, None, SECOND, TILE_VALUES)
     assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "9"
     assert fused.second_reading.agreed
+
+
+def test_a_thirteen_read_as_three_does_not_outvote_a_piece_reader_sure_of_it() -> None:
+    fused = fuse(reading("13", "orange", 0.95), (text_says("3", 0.9),), None, SECOND, TILE_VALUES)
+    assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "13"
+    assert not fused.second_reading.agreed  # the text recogniser did not read 13: not sure
+
+
+def test_the_view_the_wrong_way_up_does_not_decide() -> None:
+    """A 7 turned half a turn reads "1": the view the piece reader's turn head finds upright
+    outweighs it."""
+    upright = reading("7", "black", 0.95)
+    turns = np.zeros((len(TILE_VALUES) + 1, 4))
+    turns[TILE_VALUES.index("7"), 0] = 0.9
+    turns[TILE_VALUES.index("7"), 2] = 0.1
+    views = (text_says(None), text_says("1", 0.72))
+    fused = fuse(replace(upright, turns=turns), views, None, SECOND, TILE_VALUES)
+    assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "7"
 
 
 @pytest.fixture(scope="module")
