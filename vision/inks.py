@@ -29,6 +29,8 @@ class InkColours:
     warm_split: float = 47.0  # red below this hue, orange above (where a photo shows no gap)
     warm_range: tuple[float, float] = (0.0, 110.0)  # hues of red and orange/yellow inks
     gap: float = 10.0  # degrees between a photo's two warm groups for it to set the boundary
+    close_gap: float = 5.0  # ... or this many, where each group is tight (``photo_split``)
+    spread: float = 1.5
     sure_at: float = 12.0  # a colour this far from its boundary is told at probability 0.95
 
     def name(self, inks: list[tuple[float, float, float] | None]) -> list[np.ndarray | None]:
@@ -57,8 +59,11 @@ class InkColours:
         return out
 
     def photo_split(self, inks) -> float:
-        """The red-orange boundary of one photo: the widest gap of at least ``gap`` degrees
-        between its warm inks' hues within 15 degrees of ``warm_split``, else ``warm_split``."""
+        """The red-orange boundary of one photo: the widest gap between its warm inks' hues
+        within 15 degrees of ``warm_split`` where it is at least ``gap`` degrees, or at least
+        ``close_gap`` and ``spread`` times the larger of the two groups' own spreads (standard
+        deviations; two inks at least on each side): warm light pulls a red and an orange
+        closer, but each group stays tight. Else ``warm_split``."""
         hues = sorted(
             h
             for ink in inks
@@ -66,10 +71,18 @@ class InkColours:
             for _l, c, h in [ink]
             if c >= self.black_chroma and self.warm_range[0] <= h < self.warm_range[1]
         )
-        best, split = self.gap, self.warm_split
-        for a, b in itertools.pairwise(hues):
+        best, split = 0.0, self.warm_split
+        for k, (a, b) in enumerate(itertools.pairwise(hues), start=1):
             middle = (a + b) / 2
-            if b - a >= best and abs(middle - self.warm_split) <= 15.0:
+            if b - a <= best or abs(middle - self.warm_split) > 15.0:
+                continue
+            below, above = hues[:k], hues[k:]
+            tight = (
+                min(len(below), len(above)) >= 2
+                and b - a >= self.close_gap
+                and b - a >= self.spread * max(np.std(below), np.std(above))
+            )
+            if b - a >= self.gap or tight:
                 best, split = b - a, middle
         return split
 

@@ -104,6 +104,19 @@ def test_a_photos_warm_inks_split_at_their_own_gap() -> None:
     assert TILE_COLOURS[int(np.argmax(named[-1]))] == "red"
 
 
+def test_two_tight_warm_groups_split_even_where_warm_light_brings_them_close() -> None:
+    """Original Rummikub under warm light (``rk5_``): reds at 23-31 degrees, oranges at 37-41,
+    6 degrees apart; each group tight, so the gap between them is the boundary. One group of
+    reds spread as widely is not split."""
+    inks = InkColours(TILE_COLOURS)
+    reds = [(130, 75, h) for h in (18.4, 23.4, 23.9, 25.9, 25.9, 28.6, 28.6, 29.7, 29.9, 30.7)]
+    oranges = [(150, 70, h) for h in (37.0, 38.0, 38.0, 38.8, 39.0, 39.3, 39.9, 40.5, 41.2)]
+    named = inks.name(reds + oranges)
+    assert [TILE_COLOURS[int(np.argmax(p))] for p in named] == ["red"] * 10 + ["orange"] * 9
+    spread = [(130, 75, h) for h in (22.0, 24.0, 26.0, 28.0, 30.0, 32.0, 34.0, 36.0)]
+    assert inks.photo_split(spread) == inks.warm_split
+
+
 def reading(value: str, colour: str, p: float = 0.9) -> Reading:
     first = np.full(len(TILE_VALUES) + 1, (1 - p) / len(TILE_VALUES))
     first[TILE_VALUES.index(value)] = p
