@@ -217,7 +217,10 @@ def main_tiles(count: int, repeat: int) -> int:
         started = time.perf_counter()
         recogniser = TileRecogniser()
         load_s = time.perf_counter() - started
-        print(f"model load: {load_s:.2f} s (both ONNX sessions; imports before: {IMPORT_S:.2f} s)")
+        print(
+            f"model load: {load_s:.2f} s (tile detector and reader, the second reader's text "
+            f"recogniser and detector; imports before: {IMPORT_S:.2f} s)"
+        )
         small = photos(folder, count, (1600, 1200), seed=500)
         recogniser.recognise(small[0][0])  # warm-up
         times, counts = [], []

@@ -64,6 +64,8 @@ class Detection:
     # rotated rectangle ((cx, cy), (w, h), angle), whose angle stands it upright (turning the
     # photo by it, ``cv2.getRotationMatrix2D``'s sense).
     numeral: tuple | None = None
+    # ... and whether its way up was read there (``vision.numerals.Numeral.way_up_read``)
+    numeral_way_up: bool = False
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ DIGIT_WIDTH = 1.2
 # Two digits are one numeral ("1" then a digit) when the gap between them is under this share of
 # their height: inside a numeral the digits nearly touch, between tiles lie two face margins.
 JOIN_GAP = 0.35
+# a line is turned half a turn where its digits read better so by this much (summed confidence)
+WAY_UP_MARGIN = 0.5
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,10 @@ class Numeral:
     rect: tuple
     text: str
     line_score: float
+    # whether its line's digits read clearly better this way up than turned (else it is taken as
+    # cut, the photo's own way up, and read both ways later: a row of 6, 8 and 9 reads as well
+    # either way)
+    way_up_read: bool = True
 
     @property
     def height(self) -> float:
@@ -218,7 +224,8 @@ def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) ->
         as_cut = texts[n : n + count]
         turned = texts[len(crops) + n : len(crops) + n + count]
         n += count
-        if _digit_score(turned) > _digit_score(as_cut):
+        lead = _digit_score(turned) - _digit_score(as_cut)
+        if lead > WAY_UP_MARGIN:
             width = cut.shape[1]
             boxes = [(width - b[2], b[1], width - b[0], b[3], b[4]) for b in boxes][::-1]
             digits = [as_digit(t) for t, _p in turned][::-1]
@@ -237,7 +244,7 @@ def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) ->
             if up != angle:  # back to the cut's own pixels to find the centre
                 x1, x2 = cut.shape[1] - x2, cut.shape[1] - x1
             rect = photo_rect(matrix, (x1, y1, x2, y2), up)
-            numerals.append(Numeral(rect, text, text_boxes[k].score))
+            numerals.append(Numeral(rect, text, text_boxes[k].score, abs(lead) > WAY_UP_MARGIN))
     return numerals
 
 

@@ -138,7 +138,7 @@ class SecondReaderModels:
         again = [
             k
             for k, p in enumerate(first)
-            if readings[k].detection.numeral is None
+            if not readings[k].detection.numeral_way_up
             and (p[-1] > self.settings.clear or int(np.argmax(p[:-1])) in twins)
         ]
         turned = self.recogniser.numerals([crops[k][::-1, ::-1] for k in again], self.texts)
@@ -215,7 +215,7 @@ def with_numerals(detections: list[Detection], numerals, settings: SecondReader)
             if len(held) >= 2 or offset > settings.off_middle * width:
                 replaced.add(i)
     kept = [
-        replace(d, numeral=numerals[holders[i][0]].rect) if i in holders else d
+        _with_numeral(d, numerals[holders[i][0]]) if i in holders else d
         for i, d in enumerate(detections)
         if i not in replaced
     ]
@@ -286,9 +286,12 @@ def numeral_tile(numeral, share: float, aspect: float) -> Detection:
     tile_h = h / max(share, 0.2)
     tile_w = tile_h * aspect
     rect = ((cx, cy), (tile_w, tile_h), angle)
-    return Detection(
-        rect_box(rect), float(numeral.line_score), 0, rotated=rect, numeral=numeral.rect
-    )
+    tile = Detection(rect_box(rect), float(numeral.line_score), 0, rotated=rect)
+    return _with_numeral(tile, numeral)
+
+
+def _with_numeral(detection: Detection, numeral) -> Detection:
+    return replace(detection, numeral=numeral.rect, numeral_way_up=numeral.way_up_read)
 
 
 def _text_likelihood(numerals: np.ndarray, classes: int, columns, settings) -> np.ndarray:
@@ -369,8 +372,12 @@ def fuse(
         colour = int(np.argmax(reading.second))
         agreed = agreed and float(ink[colour]) >= settings.agree
     p_text = float(numerals[:-1].max())
-    if p_text >= settings.agree:  # a numeral read clearly is a piece, whatever the reader says
-        first[-1] = min(first[-1], 1.0 - p_text)
-    settled = reading.detection.numeral is not None and p_text >= settings.agree
+    read_one = 1.0 - float(numerals[-1])  # some numeral read (a 6 or a 9 turned: either)
+    if read_one >= settings.agree and mass > 0:
+        # a numeral read clearly is a piece, whatever the piece reader says: what it gave "none"
+        # goes to the classes, in the fused proportions
+        first[-1] = min(first[-1], 1.0 - read_one)
+        first[:-1] = fused / mass * (1.0 - first[-1])
+    settled = reading.detection.numeral_way_up and p_text >= settings.agree
     second = SecondReading(numerals, agreed, None if own == value else own, settled)
     return replace(reading, first=first.astype(reading.first.dtype), second_reading=second)

@@ -188,6 +188,20 @@ def test_the_view_the_wrong_way_up_does_not_decide() -> None:
     assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "7"
 
 
+def test_a_numeral_read_clearly_is_a_piece_whatever_the_piece_reader_says() -> None:
+    """A tile of a printing the piece reader never saw, read "none" at 0.88: the numeral read
+    clearly (a 6 or a 9, either way up) makes it a piece, its probability the classes'."""
+    unseen = reading("10", "blue", 0.9)
+    first = unseen.first * 0.12
+    first[-1] = 0.88
+    views = (text_says("9", 0.98), text_says("6", 0.99))
+    fused = fuse(replace(unseen, first=first), views, None, SECOND, TILE_VALUES)
+    assert fused.none < 0.05
+    assert fused.first.sum() == pytest.approx(1.0)
+    assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] in {"6", "9"}
+    assert not fused.second_reading.agreed
+
+
 @pytest.fixture(scope="module")
 def recogniser() -> TextRecogniser:
     return TextRecogniser(MODELS_DIR / SECOND.recogniser_file)
