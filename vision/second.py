@@ -329,7 +329,7 @@ def fuse(
 ) -> Reading:
     """``reading`` joined with the general recogniser's ``views`` (``SecondReaderModels.read``:
     in each, the probability of each numeral, the last of none) by a product of experts:
-    P(class) proportional to P_piece(class)^piece_weight x P_text(class), where P_text of a
+    P(class) proportional to P_piece(class) x P_text(class)^(1/piece_weight), where P_text of a
     class is that of its numeral plus an equal share of no numeral (which tells nothing: a
     joker's picture, a blurred crop). Of two views, the one
     reading no numeral less; where both read a numeral and they differ (a 6 and a 9), their
@@ -359,7 +359,9 @@ def fuse(
         w * _text_likelihood(v, len(body), columns, settings)
         for w, v in zip(weights, views, strict=True)
     )
-    joint = np.power(np.maximum(body, 1e-9), settings.piece_weight) * text
+    # P_piece^w x P_text ranks the classes as P_piece x P_text^(1/w); the latter keeps the
+    # piece reader's own probabilities where the text tells nothing (no numeral read)
+    joint = np.maximum(body, 1e-12) * np.power(text, 1.0 / settings.piece_weight)
     fused = joint / float(joint.sum()) * mass
     value = int(np.argmax(fused))
     if value in blind:

@@ -147,6 +147,8 @@ def test_a_clear_numeral_outvotes_a_confident_joker() -> None:
 def test_no_numeral_read_leaves_the_piece_reader_to_decide() -> None:
     fused = fuse(reading("7", "blue"), (text_says(None),), None, SECOND, TILE_VALUES)
     assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "7"
+    # its probabilities too: a tile read "7" at 0.9 is not dropped under the report floor
+    assert fused.first == pytest.approx(reading("7", "blue").first, abs=1e-3)
     assert not fused.second_reading.agreed  # nothing read: no agreement
 
 
