@@ -375,9 +375,10 @@ def fuse(
         agreed = agreed and float(ink[colour]) >= settings.agree
     p_text = float(numerals[:-1].max())
     read_one = 1.0 - float(numerals[-1])  # some numeral read (a 6 or a 9 turned: either)
-    if read_one >= settings.agree and mass > 0:
-        # a numeral read clearly is a piece, whatever the piece reader says: what it gave "none"
-        # goes to the classes, in the fused proportions
+    if read_one >= settings.agree and mass > 0 and reading.detection.numeral is not None:
+        # a numeral found on a rack row and read clearly is a piece, whatever the piece reader
+        # says: what it gave "none" goes to the classes, in the fused proportions (in a box of
+        # its own, a numeral may be a tile's part showing above a tier, which is none)
         first[-1] = min(first[-1], 1.0 - read_one)
         first[:-1] = fused / mass * (1.0 - first[-1])
     settled = reading.detection.numeral_way_up and p_text >= settings.agree

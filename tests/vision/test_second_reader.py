@@ -191,17 +191,22 @@ def test_the_view_the_wrong_way_up_does_not_decide() -> None:
 
 
 def test_a_numeral_read_clearly_is_a_piece_whatever_the_piece_reader_says() -> None:
-    """A tile of a printing the piece reader never saw, read "none" at 0.88: the numeral read
-    clearly (a 6 or a 9, either way up) makes it a piece, its probability the classes'."""
+    """A tile of a printing the piece reader never saw, on a rack row, read "none" at 0.88: the
+    numeral found on the row and read clearly (a 6 or a 9, either way up) makes it a piece, its
+    probability the classes'. In a detector box of its own, the piece reader's "none" stands
+    (a numeral showing above a tier is part of a hidden tile)."""
     unseen = reading("10", "blue", 0.9)
     first = unseen.first * 0.12
     first[-1] = 0.88
+    on_row = replace(unseen.detection, numeral=((15.0, 12.0), (10.0, 14.0), 0.0))
     views = (text_says("9", 0.98), text_says("6", 0.99))
-    fused = fuse(replace(unseen, first=first), views, None, SECOND, TILE_VALUES)
+    fused = fuse(replace(unseen, first=first, detection=on_row), views, None, SECOND, TILE_VALUES)
     assert fused.none < 0.05
     assert fused.first.sum() == pytest.approx(1.0)
     assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] in {"6", "9"}
     assert not fused.second_reading.agreed
+    boxed = fuse(replace(unseen, first=first), views, None, SECOND, TILE_VALUES)
+    assert boxed.none == pytest.approx(0.88)
 
 
 @pytest.fixture(scope="module")
