@@ -12,7 +12,8 @@ docs/deploy.md). The schema is brought up to date at start (``webapp.schema``).
 Hostile input gets a 4xx, never a 500: bodies are bounded before they are parsed
 (``webapp.bounds``), writes take an ``Idempotency-Key`` (``webapp.idempotency``), clients are
 rate-limited (``webapp.throttle``: ``RATELIMIT_*``), photos are read in turn
-(``RECOGNISE_*`` in ``webapp.photos``). ``HTTPS = True`` (``meldcam serve --https``) marks the
+(``RECOGNISE_*`` in ``webapp.photos``) and those of no game deleted after
+``UNATTACHED_PHOTO_HOURS``. ``HTTPS = True`` (``meldcam serve --https``) marks the
 session cookie ``Secure``; so does any request that arrived over HTTPS (directly, or through a
 proxy that ``meldcam serve --proxy`` trusts).
 """

@@ -8,7 +8,7 @@ Each game's facts (players, hand style, pieces...) are its descriptor's, ``score
 
 Choices the rule texts leave open (see docs/choices/webapp.md):
 - Players: as many as the game takes (2-4; Domino Gin: exactly 2), names 1-40 characters,
-  distinct ignoring case.
+  distinct ignoring case, with something visible in them and at most 4 marks on a letter.
 - Who deals next: the deal passes left each hand (seat order); in games whose winner opens the
   next hand (Domino Gin, RULES.md) the winner of the last hand, the first player before any hand.
 """
@@ -125,14 +125,37 @@ def catalogue() -> list[dict[str, Any]]:
 # Control (Cc), invisible format (Cf: zero-width space and joiners, bidi overrides, soft hyphen),
 # surrogate (Cs), private-use (Co), unassigned (Cn) and line/paragraph separators (Zl, Zp).
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# Characters drawn as nothing though their category says letter or symbol (the Hangul fillers,
+# the blank braille pattern), with the zero-width ones (Cf, refused above already): a name
+# holding one looks like the name without it, and a name of them looks blank.
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u200b\u200c\u200d\u2060\ufeff")
+# Combining marks on one character: real names need at most 3 (Vietnamese, a Tibetan stack, a
+# Hebrew letter with its points); dozens stack "Zalgo" text over the names around it.
+MAX_MARKS = 4
+
+
+def _visible(character: str) -> bool:
+    """A base character that draws something: not a space, control, format or mark (Z*, C*,
+    M*) and not one of the ``INVISIBLE`` fillers."""
+    return unicodedata.category(character)[0] not in "ZCM" and character not in INVISIBLE
+
+
+def _most_marks(name: str) -> int:
+    """The most combining marks (M*) in a row: those on one character."""
+    most = run = 0
+    for character in name:
+        run = run + 1 if unicodedata.category(character)[0] == "M" else 0
+        most = max(most, run)
+    return most
 
 
 def clean_name(name: str) -> str:
     """A player's name in NFC (one encoding per letter), trimmed, or a HandError saying which
-    character is refused: control and invisible characters make look-alike names."""
+    character is refused: control and invisible characters make look-alike names, a name of
+    none but marks looks blank, and marks stacked by the dozen run over the names around it."""
     name = unicodedata.normalize("NFC", name).strip()
     for character in name:
-        if unicodedata.category(character) in REFUSED_CATEGORIES:
+        if unicodedata.category(character) in REFUSED_CATEGORIES or character in INVISIBLE:
             code = f"U+{ord(character):04X}"
             label = unicodedata.name(character, "a control character").lower()
             raise HandError(
@@ -143,6 +166,23 @@ def clean_name(name: str) -> str:
                     label=label,
                 )
             )
+    if name and not any(_visible(character) for character in name):
+        raise HandError(
+            lazy_gettext(
+                "a player's name has no letter, digit or sign that can be seen: type the name "
+                "again with letters, digits and spaces"
+            )
+        )
+    marks = _most_marks(name)
+    if marks > MAX_MARKS:
+        raise HandError(
+            lazy_gettext(
+                "a player's name has %(count)s marks on one character (at most %(most)s): type "
+                "the name again with letters, digits and spaces",
+                count=marks,
+                most=MAX_MARKS,
+            )
+        )
     return name
 
 

@@ -5,7 +5,10 @@ the whole process.
 The photo is checked here before any recogniser runs, so that a bad upload gets the same clear
 message whatever the recogniser makes of it: empty file, not an image, a decompression bomb
 (more than ``MAX_PIXELS``), a truncated file. What is stored, and read, is the photo upright,
-no larger than ``MAX_SIDE`` and without metadata (``check_photo``).
+no larger than ``MAX_SIDE`` and without metadata (``check_photo``); its colour profile only
+when it is a real one of at most ``MAX_ICC_BYTES`` (``kept_profile``). A photo no game holds
+(a viewer's, a seat's before its rack is sent, "check a meld") is deleted after
+``UNATTACHED_PHOTO_HOURS`` (24), when the next photo is stored (``expire_unattached``).
 
 Photos are read in this process by default, or by recognition workers (``meldcam worker``) when
 ``REDIS_URL`` is set (``webapp.workers``). Photos are taken in turn: ``RECOGNISE_WORKERS`` (1;
@@ -38,11 +41,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Flask, current_app
-from PIL import Image, ImageOps, UnidentifiedImageError
-from sqlalchemy import select
+from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from meldcam.vocabulary import (
@@ -68,6 +72,9 @@ from webapp.i18n import lazy_gettext
 FORMATS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
 MAX_PIXELS = 50_000_000
 MAX_SIDE = 2000  # long side kept: the recogniser reads at most about this (vision.imageio)
+# a colour profile kept with a photo: phones write 0.5-4 KB (Display P3, sRGB), the largest
+# common one (ICC's sRGB v4 preference profile) is 60 KB
+MAX_ICC_BYTES = 64 * 1024
 # the recogniser's set names, by the set's highest pip (Remino's 2x-double-six is two double-sixes)
 DOMINO_SETS_BY_TOP = {top: name for name, top in DOMINO_SET_TOPS.items()}
 
@@ -125,6 +132,9 @@ DEFAULTS = {
     "RECOGNISE_QUEUE": 4,
     "RECOGNISE_WAIT_S": 60.0,
     "RECOGNISE_RETRY_AFTER": 5,
+    # a photo no game holds is kept this long (a seat's phone sends its rack within minutes);
+    # 0 or None keeps them for good
+    "UNATTACHED_PHOTO_HOURS": 24,
 }
 
 
@@ -172,7 +182,8 @@ def check_photo(data: bytes) -> CheckedPhoto:
     costs about 10 MB, not 150), so no full-size copy is ever held. The EXIF orientation is
     applied, the long side brought down to ``MAX_SIDE`` (what the recogniser reads at most),
     and the photo is encoded again in its own format with no metadata: no EXIF (GPS position,
-    camera, time), no XMP, no comments; only the colour profile is kept.
+    camera, time), no XMP, no comments; only the colour profile is kept, if it is a real one
+    of at most ``MAX_ICC_BYTES`` (``kept_profile``).
     """
     if not data:
         raise PhotoError(lazy_gettext("the photo is empty: take or choose the photo again"))
@@ -201,7 +212,7 @@ def check_photo(data: bytes) -> CheckedPhoto:
             if image_format == "JPEG" and max(image.size) > MAX_SIDE:
                 image.draft(None, _reduced_size(*image.size))  # type: ignore[arg-type]
             image.load()
-            icc_profile = image.info.get("icc_profile")
+            icc_profile = kept_profile(image.info.get("icc_profile"))
             image = ImageOps.exif_transpose(image)
             if max(image.size) > MAX_SIDE:
                 image.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS, reducing_gap=3.0)
@@ -227,6 +238,25 @@ def check_photo(data: bytes) -> CheckedPhoto:
     return CheckedPhoto(cleaned, FORMATS[image_format], image.width, image.height)
 
 
+def kept_profile(profile: Any) -> bytes | None:
+    """The photo's colour profile, or None where it is not one worth keeping: Pillow hands on
+    whatever bytes a file carries as its profile (2 MB of anything rode on a 400 x 300 JPEG
+    into the database and back out). Kept: at most ``MAX_ICC_BYTES``, exactly the size its
+    header declares (nothing appended), and read by LittleCMS (``ImageCms``). A profile
+    dropped changes how the photo's colours are shown, never its pixels or what is read."""
+    if not isinstance(profile, bytes) or not profile:
+        return None
+    if len(profile) > MAX_ICC_BYTES or int.from_bytes(profile[:4], "big") != len(profile):
+        log.info("photo's colour profile dropped: %s bytes", len(profile))
+        return None
+    try:
+        ImageCms.ImageCmsProfile(io.BytesIO(profile))
+    except (OSError, ValueError, ImageCms.PyCMSError):
+        log.info("photo's colour profile dropped: not a profile LittleCMS reads")
+        return None
+    return profile
+
+
 def _encode(image: Image.Image, image_format: str, icc_profile: bytes | None) -> bytes:
     """The pixels alone, in ``image_format``: Pillow writes no metadata it is not given."""
     has_alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
@@ -248,9 +278,35 @@ def _encode(image: Image.Image, image_format: str, icc_profile: bytes | None) ->
     return out.getvalue()
 
 
+def expire_unattached(session: Session) -> int:
+    """Delete the photos no game holds that are older than ``UNATTACHED_PHOTO_HOURS``, with
+    their bytes; how many. Nobody can attach them any more in practice (a seat's rack claims its
+    photos when it is sent, a viewer's and "check a meld"'s are never attached), and
+    ``/api/recognise`` needs no game, so without this anyone could fill the database. Run
+    when a photo is stored (``save_photo``), as idempotency records are: storage grows only
+    then, and the query is one look-up of the index on ``game_id``."""
+    hours = current_app.config.get("UNATTACHED_PHOTO_HOURS")
+    if not hours:
+        return 0
+    cutoff = datetime.now(UTC) - timedelta(hours=float(hours))
+    expired = select(Photo.id).where(Photo.game_id.is_(None), Photo.created_at < cutoff)
+    # the bytes first: no row of theirs is left even where foreign keys are not enforced
+    session.execute(
+        delete(PhotoData)
+        .where(PhotoData.photo_id.in_(expired))
+        .execution_options(synchronize_session=False)
+    )
+    result = session.execute(
+        delete(Photo).where(Photo.id.in_(expired)).execution_options(synchronize_session=False)
+    )
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
 def save_photo(session: Session, photo: CheckedPhoto, **fields: Any) -> str:
     """Add the photo and its bytes to ``session`` under a random id (never derived from user
-    input) and return the id; ``fields`` are the rest of its ``Photo`` row."""
+    input) and return the id; ``fields`` are the rest of its ``Photo`` row. Photos of no game
+    past their time go first (``expire_unattached``)."""
+    expire_unattached(session)
     photo_id = secrets.token_hex(16)
     session.add(Photo(id=photo_id, filename=photo_id + photo.extension, **fields))
     session.flush()  # the photo's row before its bytes' (the foreign key)

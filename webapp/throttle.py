@@ -3,7 +3,12 @@
 A client over a limit gets 429 with ``Retry-After``. The limits are config values (strings in
 Flask-Limiter's notation, read at each request): ``RATELIMIT_WRITES`` for every write,
 ``RATELIMIT_NEW_GAMES`` for new games, ``RATELIMIT_BAD_TOKENS`` for answers 403 (a wrong or
-missing edit token: only failures count, so a player with the right link is never slowed by it).
+missing edit token or seat link). That one is counted and enforced only once a request's token
+has failed (``count_refusals``): a request with the right token is never counted and never
+refused by it, so a guessing phone behind the same router (or every player behind a proxy
+started without ``--proxy``) cannot lock the host out; past the limit, a wrong token is a 429
+instead of a 403. The tokens' 128-192 random bits are what keeps them safe; this limit only
+bounds the work and noise of guessing.
 ``RATELIMIT_ENABLED = False`` turns them off. Counts live in memory by default, per process
 (``meldcam serve --processes N`` gives each process 1/N of each limit: ``split_limits``);
 when several nodes serve one game set ``RATELIMIT_STORAGE_URI`` (``MELDCAM_RATELIMIT_STORAGE_URI``)
@@ -14,11 +19,18 @@ the proxy's.
 
 from __future__ import annotations
 
+import functools
+import logging
+import math
+import time
 from collections.abc import Callable, Iterable
+from typing import Any
 
-from flask import Flask, Response, current_app
+import limits
+from flask import Flask, current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from werkzeug.exceptions import TooManyRequests
 
 DEFAULTS = {
     "RATELIMIT_ENABLED": True,
@@ -30,6 +42,9 @@ DEFAULTS = {
     "RATELIMIT_BAD_TOKENS": "20 per minute;100 per hour",
 }
 EXTENSION_KEY = "meldcam_limiter"
+BAD_TOKENS_SCOPE = "bad-tokens"
+
+log = logging.getLogger(__name__)
 
 WRITES = (
     "api.recognise",
@@ -72,10 +87,6 @@ def split_limits(app: Flask, processes: int) -> None:
     each process allows 1/N of every limit (rounded up), so that together they never allow more
     than the limit (a client whose requests all reach one process is held to 1/N of it: the
     limits are far above what a table asks). A shared store needs no split."""
-    import math
-
-    import limits
-
     if processes <= 1 or not str(app.config["RATELIMIT_STORAGE_URI"]).startswith("memory:"):
         return
     for name in LIMITS:
@@ -90,8 +101,55 @@ def _setting(name: str) -> Callable[[], str]:
     return lambda: str(current_app.config[name])
 
 
-def _refused(response: Response) -> bool:
-    return response.status_code == 403
+def _refusal_wait(limiter: Limiter) -> int | None:
+    """Count one refused token against ``RATELIMIT_BAD_TOKENS`` in the limiter's store; the
+    seconds this client must wait when it is past the limit, else None. A store that is down
+    counts nothing (``RATELIMIT_SWALLOW_ERRORS``): a 403 stays a 403, never a 500."""
+    if not limiter.enabled:
+        return None
+    prefix = str(current_app.config.get("RATELIMIT_KEY_PREFIX") or "")
+    keys = [*([prefix] if prefix else []), get_remote_address(), BAD_TOKENS_SCOPE]
+    waits = []
+    try:
+        for item in limits.parse_many(str(current_app.config["RATELIMIT_BAD_TOKENS"])):
+            if not limiter.limiter.hit(item, *keys):
+                reset = limiter.limiter.get_window_stats(item, *keys).reset_time
+                waits.append(max(1, math.ceil(reset - time.time())))
+    except Exception:
+        if not current_app.config["RATELIMIT_SWALLOW_ERRORS"]:
+            raise
+        log.exception("failed-token limit not counted")
+        return None
+    return max(waits) if waits else None
+
+
+def count_refusals(limiter: Limiter) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A view decorator: its answer 403 (a wrong or missing token, raised or returned) counts
+    against ``RATELIMIT_BAD_TOKENS`` and, past it, becomes a 429 with ``Retry-After``. Unlike
+    Flask-Limiter's ``deduct_when`` (which counts only failures but tests the limit before the
+    view, refusing the right token too), nothing is tested before the token is: any other
+    answer, the right token's first, passes as it is."""
+
+    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(view)
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            app = current_app._get_current_object()  # type: ignore[attr-defined]
+            try:
+                answer = app.make_response(view(*args, **kwargs))
+            except Exception as error:  # the answer Flask would give it (its error handler's)
+                answer = app.make_response(app.handle_user_exception(error))
+            if answer.status_code != 403:
+                return answer
+            wait = _refusal_wait(limiter)
+            if wait is None:
+                return answer
+            refused = app.make_response(app.handle_user_exception(TooManyRequests()))
+            refused.headers["Retry-After"] = str(wait)
+            return refused
+
+        return counted
+
+    return decorate
 
 
 def init_throttle(app: Flask) -> Limiter:
@@ -105,12 +163,7 @@ def init_throttle(app: Flask) -> Limiter:
         for endpoint in endpoints:
             app.view_functions[endpoint] = decorator(app.view_functions[endpoint])
 
+    wrap(TOKEN_CHECKS, count_refusals(limiter))  # innermost: it sees the view's own answer
     wrap(WRITES, limiter.shared_limit(_setting("RATELIMIT_WRITES"), scope="writes"))
     wrap(NEW_GAMES, limiter.shared_limit(_setting("RATELIMIT_NEW_GAMES"), scope="new-games"))
-    wrap(
-        TOKEN_CHECKS,
-        limiter.shared_limit(
-            _setting("RATELIMIT_BAD_TOKENS"), scope="bad-tokens", deduct_when=_refused
-        ),
-    )
     return limiter

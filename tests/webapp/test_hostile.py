@@ -17,20 +17,23 @@ import sys
 import textwrap
 import threading
 import time
+import unicodedata
 import uuid
 from collections import Counter
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from PIL import Image
-from sqlalchemy import func, select
+from PIL import Image, ImageCms
+from sqlalchemy import func, select, update
 
 from webapp import create_app
-from webapp.db import Game, Hand, reading
+from webapp.db import Game, Hand, Photo, PhotoData, reading, transaction
 
 # the API's tests run on SQLite and on PostgreSQL (conftest.py)
 ON_POSTGRESQL = True
@@ -264,6 +267,112 @@ def test_png_and_webp_lose_their_metadata_too(
         assert kept.format == image_format and kept.size == (64, 48) and kept.mode == "RGBA"
 
 
+def jpeg_with_profile(profile: bytes, width: int = 400, height: int = 300) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 180, 150)).save(out, "JPEG", icc_profile=profile)
+    return out.getvalue()
+
+
+def srgb_profile() -> bytes:
+    return bytes(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [
+        os.urandom(2 * 1024 * 1024),  # the issue's: 2 MB of anything, carried as a profile
+        os.urandom(3000),  # small, but no profile at all
+        srgb_profile() + os.urandom(512 * 1024),  # a real profile, 512 KB behind it
+        srgb_profile() + os.urandom(1000),  # small, LittleCMS reads it, but not its own size
+    ],
+    ids=["2-mb-random", "small-random", "real-but-padded", "real-plus-1-kb"],
+)
+def test_a_colour_profile_is_kept_only_when_small_and_real(
+    app: Flask, client: FlaskClient, stored_photos, profile: bytes
+):
+    upload = jpeg_with_profile(profile)
+    assert len(upload) > len(profile)
+    response = client.post(
+        "/api/recognise",
+        data={"kind": "tiles", "photo": (io.BytesIO(upload), "p.jpg")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 200, response.json  # the photo itself is fine
+    ((_, kept),) = stored_photos(app)
+    assert len(kept) < 50_000 and profile[-64:] not in kept
+    with Image.open(io.BytesIO(kept)) as image:
+        assert image.size == (400, 300) and not image.info.get("icc_profile")
+    assert client.get(response.json["photo"]["url"]).data == kept
+
+
+def test_a_real_colour_profile_is_kept(app: Flask, client: FlaskClient, stored_photos):
+    profile = srgb_profile()
+    response = client.post(
+        "/api/recognise",
+        data={"kind": "tiles", "photo": (io.BytesIO(jpeg_with_profile(profile)), "p.jpg")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 200
+    ((_, kept),) = stored_photos(app)
+    with Image.open(io.BytesIO(kept)) as image:
+        assert image.info.get("icc_profile") == profile
+
+
+def send_photo(client: FlaskClient, headers: dict[str, str] | None = None, **fields: str) -> str:
+    """A photo read through the API (with ``fields``, e.g. ``game``): its id."""
+    upload = (io.BytesIO(jpeg_with_gps()), "p.jpg")
+    response = client.post(
+        "/api/recognise",
+        data={"kind": "tiles", "photo": upload, **fields},
+        content_type="multipart/form-data",
+        headers=headers or {},
+    )
+    assert response.status_code == 200, response.json
+    return str(response.json["photo"]["id"])
+
+
+def test_photos_of_no_game_expire(app: Flask, client: FlaskClient, make_game):
+    game = make_game()
+    kept = send_photo(client, game=game["id"], headers=edit_headers(game))  # the host's
+    loose = send_photo(client)  # a photo of no game (or a viewer's): nobody will ever attach it
+    with app.app_context(), transaction(app) as session:  # a month passes
+        session.execute(update(Photo).values(created_at=datetime.now(UTC) - timedelta(days=30)))
+    fresh = send_photo(client)  # storing a photo expires the old loose ones
+    with app.app_context(), reading() as session:
+        left = set(session.scalars(select(Photo.id)))
+        data = set(session.scalars(select(PhotoData.photo_id)))
+    assert left == data == {kept, fresh}
+    assert client.get(f"/api/photos/{loose}").status_code == 404
+    assert client.get(f"/api/photos/{kept}").status_code == 200
+
+
+def test_the_retention_of_loose_photos_is_a_setting(tmp_path: Path):
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(tmp_path),
+            "TESTING": True,
+            "RECOGNISER_FACTORY": lambda kind: QuickReader(),
+            "UNATTACHED_PHOTO_HOURS": 2,
+        }
+    )
+    client = app.test_client()
+    first, second = send_photo(client), send_photo(client)
+    with app.app_context(), transaction(app) as session:
+        session.execute(
+            update(Photo)
+            .where(Photo.id == first)
+            .values(created_at=datetime.now(UTC) - timedelta(hours=3))
+        )
+        session.execute(
+            update(Photo)
+            .where(Photo.id == second)
+            .values(created_at=datetime.now(UTC) - timedelta(hours=1))
+        )
+    third = send_photo(client)
+    with app.app_context(), reading() as session:
+        assert set(session.scalars(select(Photo.id))) == {second, third}
+
+
 # ---- 6. look-alike names -----------------------------------------------------------------------
 
 
@@ -295,6 +404,48 @@ def test_look_alike_names_in_the_page_form(client: FlaskClient, csrf):
     response = client.post("/games", data=form)
     assert response.status_code == 400
     assert "U+200B" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        (["Ana", "\u3164"], "U+3164"),  # HANGUL FILLER: drawn as nothing
+        (["Ana", "\u2800"], "U+2800"),  # BRAILLE PATTERN BLANK
+        (["Ana", "\uffa0\u3164"], "U+FFA0"),
+        (["Ana", "\u115f\u1160"], "U+115F"),
+        (["Ana", "Ana\u3164"], "U+3164"),  # a look-alike of Ana
+        (["Ana", "\u0301" * 3], "no letter, digit or sign that can be seen"),
+        (["Ana", "B\u0301\u0300\u0302\u0303\u0304"], "5 marks on one character"),
+        (["Ana", "Z" + "\u0336" * 39], "marks on one character"),
+    ],
+)
+def test_names_that_look_blank_are_refused(client: FlaskClient, players: list[str], message: str):
+    response = client.post("/api/games", json={"game": "rummikub", "players": players})
+    assert response.status_code == 400, response.json
+    assert message in response.json["error"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Zo\u0308e",  # Zoë, decomposed: NFC makes one letter of it
+        "Nguy\u1ec5n",  # Vietnamese: two marks on one letter, precomposed
+        "\u0928\u093f\u0916\u093f\u0932",  # Nikhil (Devanagari vowel signs are marks)
+        "\u0f56\u0f66\u0f9f\u0f53",  # Tibetan: a stacked consonant is a mark
+        "\ud55c\uac15",  # Korean, precomposed
+        "B\u0301\u0300\u0302\u0303",  # four marks on one letter: still allowed
+    ],
+)
+def test_real_names_with_marks_are_kept(client: FlaskClient, make_game, name: str):
+    assert make_game(players=["Ana", name])["players"][1] == unicodedata.normalize("NFC", name)
+
+
+def test_a_blank_looking_name_in_the_page_form(client: FlaskClient, csrf):
+    form = {"csrf_token": csrf(client), "game": "rummikub", "player-0": "Ana"}
+    form["player-1"] = "\u3164"
+    response = client.post("/games", data=form)
+    assert response.status_code == 400
+    assert "U+3164" in response.get_data(as_text=True)
 
 
 # ---- 7. retries count once: Idempotency-Key ---------------------------------------------------
@@ -440,6 +591,36 @@ def test_right_tokens_are_not_counted_as_failures(client: FlaskClient, make_game
         assert response.status_code == 200
     claimed = [client.get(f"/g/{game['id']}/edit/{game['edit_token']}") for _ in range(25)]
     assert {r.status_code for r in claimed} == {302}
+
+
+def test_a_right_token_passes_after_wrong_ones_from_its_address(
+    app: Flask, client: FlaskClient, make_game
+):
+    """A guessing phone behind the same NAT (or every player behind a proxy without --proxy)
+    shares the host's address: its wrong tokens must not lock the host's right ones out."""
+    host, guesser = client, app.test_client()
+    game = make_game()
+    gid = game["id"]
+    path = f"/api/games/{gid}/hands"
+    wrong = [
+        guesser.post(path, json={"hand": HAND}, headers={"X-Edit-Token": f"guess-{i}"})
+        for i in range(25)
+    ]
+    assert [r.status_code for r in wrong][-1] == 429  # the guesses are throttled...
+    saved = host.post(path, json={"hand": HAND}, headers=edit_headers(game))
+    assert saved.status_code == 201, saved.json  # ...the host's token is not
+    assert host.get(f"/g/{gid}/edit/{game['edit_token']}").status_code == 302
+    assert host.get(f"/g/{gid}/hand").status_code == 200  # the edit link's rights
+    links = host.get(f"/api/games/{gid}/seats", headers=edit_headers(game))
+    assert links.status_code == 200
+    renewed = host.post(f"/api/games/{gid}/seats/1/revoke", headers=edit_headers(game))
+    assert renewed.status_code == 200
+    phone = app.test_client()
+    assert phone.get(urlsplit(renewed.json["link"]).path).status_code == 302  # the new seat link
+    again = guesser.post(path, json={"hand": HAND}, headers={"X-Edit-Token": "guess-26"})
+    assert again.status_code == 429 and int(again.headers["Retry-After"]) > 0
+    old_seat = guesser.get(urlsplit(links.json[1]["link"]).path)  # the revoked link: wrong now
+    assert old_seat.status_code == 429
 
 
 def test_new_games_are_throttled_per_client(app: Flask, client: FlaskClient):
