@@ -76,6 +76,9 @@ class SecondReader:
     # how often the general recogniser misses the thin leading 1 of a "1x" (reading "x"): its
     # read x counts this much for 1x, so it does not outvote a piece reader sure of 1x
     lost_one: float = 0.3
+    # ... unless the piece reader's turn head finds it upright at least this surely (the turned
+    # view would weigh under 5 %: ``fuse``)
+    upright: float = 0.95
     # a view reading no numeral more than this is read turned half a turn too
     clear: float = 0.2
     # the piece reader's probabilities are raised to this power before they are multiplied by
@@ -139,6 +142,7 @@ class SecondReaderModels:
             k
             for k, p in enumerate(first)
             if not readings[k].detection.numeral_way_up
+            and _way_up(readings[k].turns)[0] < self.settings.upright
             and (p[-1] > self.settings.clear or int(np.argmax(p[:-1])) in twins)
         ]
         turned = self.recogniser.numerals([crops[k][::-1, ::-1] for k in again], self.texts)
