@@ -179,9 +179,11 @@ def _serve_processes(
     split_limits(app, args.processes)
     settle(app)  # once, before the fork: the children share what it compiled and froze
     children: list[int] = []
+    parent = os.getpid()
     for _ in range(args.processes):
         pid = os.fork()
         if pid == 0:  # a server process: its own connections, threads and event hub
+            _die_with_parent(parent)
             signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
             from webapp.db import EXTENSION_KEY
 
@@ -211,6 +213,30 @@ def _serve_processes(
         for child in children:
             os.waitpid(child, 0)
     return 0
+
+
+PR_SET_PDEATHSIG = 1  # prctl(2), <linux/prctl.h>
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a forked server process: have the kernel kill it when the parent dies, however it
+    dies (``kill -9`` runs no handler to stop the children, which then kept the port and
+    answered, and the next ``meldcam serve`` found the address in use). SIGKILL: with the
+    parent gone there is no one to report to, and it cannot wait on a busy interpreter. A
+    parent that died before the call is seen as a new parent process id. Linux only
+    (``prctl``); elsewhere nothing changes."""
+    import ctypes
+    import os
+    import signal
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (AttributeError, OSError):  # not Linux
+        return
+    if prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) != 0:
+        return
+    if os.getppid() != parent:  # the parent died between the fork and the call
+        os._exit(0)
 
 
 def _database_engine() -> Any:

@@ -1,0 +1,105 @@
+"""``meldcam serve --processes N``: the forked server processes end with their parent, even one
+killed with ``kill -9`` (which runs no handler), so they do not keep the port and the next
+``meldcam serve`` can take it. Real processes; Linux (``/proc``)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs Linux /proc")
+
+
+def start(tmp_path: Path, *arguments: str) -> tuple[subprocess.Popen[str], str]:
+    """``meldcam serve`` with these arguments, once it prints its URL (and the URL)."""
+    env = {**os.environ, "MELDCAM_INSTANCE_PATH": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "meldcam", "serve", *arguments],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    match = re.search(r"serving on (http://127\.0\.0\.1:\d+/)", line)
+    if not match:
+        process.kill()
+        rest, _ = process.communicate(timeout=10)
+        pytest.fail(f"meldcam serve did not start: {line}{rest}")
+    return process, match.group(1)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return fields[0] not in {"Z", "X"}
+
+
+def answers(url: str) -> bool:
+    with urllib.request.urlopen(url + "api/catalogue", timeout=10) as response:
+        return response.status == 200
+
+
+@pytest.mark.slow
+def test_server_processes_end_with_a_killed_parent_and_free_the_port(tmp_path: Path):
+    parent, url = start(tmp_path, "--port", "0", "--processes", "2")
+    port = url.rsplit(":", 1)[1].strip("/")
+    children = [
+        int(pid)
+        for pid in Path(f"/proc/{parent.pid}/task/{parent.pid}/children").read_text().split()
+    ]
+    try:
+        assert len(children) == 2
+        assert answers(url)
+        parent.kill()  # SIGKILL: no handler runs, the children are told nothing
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while any(alive(child) for child in children):
+            assert time.monotonic() < deadline, "a server process outlived its killed parent"
+            time.sleep(0.05)
+    finally:
+        for child in children:  # never leave one behind, whatever failed
+            if alive(child):
+                os.kill(child, signal.SIGKILL)
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait(timeout=10)
+        if parent.stdout is not None:
+            parent.stdout.close()
+    # the port is free again: a new server takes it, and an interrupt (Ctrl-C) stops it whole
+    again, again_url = start(tmp_path, "--port", port, "--processes", "2")
+    listing = Path(f"/proc/{again.pid}/task/{again.pid}/children")
+    children = [int(pid) for pid in listing.read_text().split()]
+    try:
+        assert again_url == url
+        assert answers(again_url)
+        again.send_signal(signal.SIGINT)
+        assert again.wait(timeout=10) == 0
+        deadline = time.monotonic() + 5
+        while any(alive(child) for child in children):
+            assert time.monotonic() < deadline, "a server process outlived an interrupted parent"
+            time.sleep(0.05)
+    finally:
+        for child in children:
+            if alive(child):
+                os.kill(child, signal.SIGKILL)
+        if again.poll() is None:
+            again.kill()
+            again.wait(timeout=10)
+        if again.stdout is not None:
+            again.stdout.close()
