@@ -6,8 +6,9 @@ the labelled real tiles of ``realdata/dev`` (``rk_rbf_``, ``rk5_``; 704 tiles): 
 chroma 2-21 (5th-95th percentile), the coloured inks' 25-65; hue red 14-45 degrees, orange
 (and yellow) 50-71, blue 278-306 (teal lies between blue and green, 180-260). Red and orange
 are near each other and the light moves both: where a photo's warm inks fall in two groups with
-a clear gap between them, the boundary is that gap (``InkColours.warm_split``), so the four inks
-of one photo fall in four groups whatever the light.
+a clear gap between them, the boundary is that gap (``InkColours.photo_split``), so the four
+inks of one photo fall in four groups whatever the light; where they show no gap, a warm ink may
+be either.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class InkColours:
 
     colours: tuple[str, ...]
     black_chroma: float = 18.0  # chroma under this: black ink
-    warm_split: float = 47.0  # red below this hue, orange above (where a photo shows no gap)
+    warm_split: float = 47.0  # a photo's red-orange gap is looked for within 15 degrees of this
     warm_range: tuple[float, float] = (0.0, 110.0)  # hues of red and orange/yellow inks
     gap: float = 10.0  # degrees between a photo's two warm groups for it to set the boundary
     close_gap: float = 5.0  # ... or this many, where each group is tight (``photo_split``)
@@ -34,8 +35,11 @@ class InkColours:
     sure_at: float = 12.0  # a colour this far from its boundary is told at probability 0.95
 
     def name(self, inks: list[tuple[float, float, float] | None]) -> list[np.ndarray | None]:
-        """Each ink's (lightness, chroma, hue) as probabilities over ``colours`` (None where a
-        tile shows no ink to measure)."""
+        """Each ink's (lightness, chroma, hue) as how surely it is each of ``colours`` (None
+        where a tile shows no ink to measure): probabilities, but where the photo's warm inks
+        show no gap between a red and an orange group (``photo_split``), a warm ink is named
+        both red and orange fully: its hue alone cannot tell them apart under the photo's
+        light."""
         split = self.photo_split(inks)
         out: list[np.ndarray | None] = []
         for ink in inks:
@@ -50,20 +54,21 @@ class InkColours:
             low, high = self.warm_range
             if low <= hue < high or hue >= 345.0:
                 warm_hue = hue - 360.0 if hue >= 345.0 else hue
-                orange = _soft(warm_hue - split, self.sure_at / 2)
+                orange = 1.0 if split is None else _soft(warm_hue - split, self.sure_at / 2)
+                red = 1.0 if split is None else 1.0 - orange
                 p[self.colours.index("orange")] = (1 - black) * orange
-                p[self.colours.index("red")] = (1 - black) * (1 - orange)
+                p[self.colours.index("red")] = (1 - black) * red
             else:
                 p[self.colours.index("blue")] = 1 - black
-            out.append(p / p.sum())
+            out.append(p if split is None else p / p.sum())
         return out
 
-    def photo_split(self, inks) -> float:
+    def photo_split(self, inks) -> float | None:
         """The red-orange boundary of one photo: the widest gap between its warm inks' hues
         within 15 degrees of ``warm_split`` where it is at least ``gap`` degrees, or at least
         ``close_gap`` and ``spread`` times the larger of the two groups' own spreads (standard
         deviations; two inks at least on each side): warm light pulls a red and an orange
-        closer, but each group stays tight. Else ``warm_split``."""
+        closer, but each group stays tight. None where there is no such gap."""
         hues = sorted(
             h
             for ink in inks
@@ -71,7 +76,7 @@ class InkColours:
             for _l, c, h in [ink]
             if c >= self.black_chroma and self.warm_range[0] <= h < self.warm_range[1]
         )
-        best, split = 0.0, self.warm_split
+        best, split = 0.0, None
         for k, (a, b) in enumerate(itertools.pairwise(hues), start=1):
             middle = (a + b) / 2
             if b - a <= best or abs(middle - self.warm_split) > 15.0:

@@ -27,6 +27,11 @@ import numpy as np
 # mark under the numeral is smaller) and no wider than this many times its height.
 DIGIT_HEIGHT = 0.35
 DIGIT_WIDTH = 1.2
+# ... and a component up to this much wider than tall is read as a two-digit numeral whose
+# digits blurred into one (a "10" in a soft photo)
+PAIR_WIDTH = 2.4
+# a line's digits leaning more than this (horizontal shift per pixel of height) are stood upright
+LEAN = 0.15
 # Two digits are one numeral ("1" then a digit) when the gap between them is under this share of
 # their height: inside a numeral the digits nearly touch, between tiles lie two face margins.
 JOIN_GAP = 0.35
@@ -123,7 +128,7 @@ def digit_boxes(mask: np.ndarray) -> tuple[list[tuple[int, int, int, int, int]],
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     boxes = []
     for k, (x, y, w, h, _area) in enumerate(stats[1:count], start=1):
-        if DIGIT_HEIGHT * height <= h < 0.98 * height and w <= DIGIT_WIDTH * h:
+        if DIGIT_HEIGHT * height <= h < 0.98 * height and w <= PAIR_WIDTH * h:
             boxes.append((int(x), int(y), int(x + w), int(y + h), k))
     return sorted(boxes), labels
 
@@ -138,6 +143,33 @@ def digit_crop(cut: np.ndarray, labels: np.ndarray, box) -> np.ndarray:
     px1, py1, px2, py2 = pad_box((x1, y1, x2, y2), pad, cut.shape[1], cut.shape[0])
     owner = labels[py1:py2, px1:px2]
     return ink_only(cut[py1:py2, px1:px2], owner == k, owner == 0)
+
+
+def line_lean(labels: np.ndarray, boxes) -> float:
+    """How far a line's digits lean (horizontal shift per pixel up; the median of its digit
+    components' second moments, as MNIST's deskewing measures it): a row seen from the side
+    leans its numerals like italics, which the text recogniser often cannot read."""
+    leans = []
+    for x1, y1, x2, y2, k in boxes:
+        ys, xs = np.nonzero(labels[y1:y2, x1:x2] == k)
+        if len(xs) < 10:
+            continue
+        dy = ys - ys.mean()
+        spread = float((dy * dy).mean())
+        if spread > 0:
+            leans.append(float(((xs - xs.mean()) * dy).mean()) / spread)
+    return float(np.median(leans)) if leans else 0.0
+
+
+def upright_digit(crop: np.ndarray, lean: float) -> np.ndarray:
+    """``crop`` sheared so that a digit leaning by ``lean`` stands upright, where it leans more
+    than ``LEAN``; the margin painted as its border."""
+    if abs(lean) <= LEAN:
+        return crop
+    h, w = crop.shape[:2]
+    pad = int(abs(lean) * h / 2) + 1
+    matrix = np.float32([[1, -lean, lean * h / 2 + pad], [0, 1, 0]])
+    return cv2.warpAffine(crop, matrix, (w + 2 * pad, h), borderMode=cv2.BORDER_REPLICATE)
 
 
 def ink_only(crop: np.ndarray, ink: np.ndarray, face: np.ndarray) -> np.ndarray:
@@ -200,9 +232,21 @@ def photo_rect(matrix: np.ndarray, box, angle: float) -> tuple:
     return ((float(cx), float(cy)), (float(x2 - x1), float(y2 - y1)), float(angle))
 
 
-def _digit_score(texts: list[tuple[str, float]]) -> float:
+def as_component(text: str, box, largest: int = 17) -> str:
+    """What a component of a line reads as: one digit (``as_digit``); or, where it is wider
+    than a digit (``DIGIT_WIDTH``), a two-digit numeral up to ``largest`` whose digits blurred
+    into one; "" for anything else."""
+    x1, y1, x2, y2 = box[:4]
+    if x2 - x1 <= DIGIT_WIDTH * (y2 - y1):
+        return as_digit(text)
+    found = "".join(c for c in unicodedata.normalize("NFKC", text) if c in "0123456789")
+    return found if len(found) == 2 and found[0] == "1" and int(found) <= largest else ""
+
+
+def _digit_score(texts: list[tuple[str, float]], boxes, largest: int) -> float:
     """How well a line's components read as digits: the summed confidence of those that do."""
-    return sum(p for text, p in texts if as_digit(text))
+    read = zip(texts, boxes, strict=True)
+    return sum(p for (text, p), box in read if as_component(text, box, largest))
 
 
 def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) -> list[Numeral]:
@@ -215,7 +259,8 @@ def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) ->
         boxes, labels = digit_boxes(ink_mask(cut))
         if boxes:
             cuts.append((k, cut, matrix, angle, boxes))
-            crops += [digit_crop(cut, labels, b) for b in boxes]
+            lean = line_lean(labels, boxes)
+            crops += [upright_digit(digit_crop(cut, labels, b), lean) for b in boxes]
     # each line read as cut and turned half a turn: the way its digits read better is up
     texts = recogniser.text(crops + [c[::-1, ::-1] for c in crops])
     numerals, n = [], 0
@@ -224,18 +269,19 @@ def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) ->
         as_cut = texts[n : n + count]
         turned = texts[len(crops) + n : len(crops) + n + count]
         n += count
-        lead = _digit_score(turned) - _digit_score(as_cut)
+        lead = _digit_score(turned, boxes, largest) - _digit_score(as_cut, boxes, largest)
         if lead > WAY_UP_MARGIN:
             width = cut.shape[1]
+            digits = [as_component(t, b, largest) for (t, _p), b in zip(turned, boxes, strict=True)]
             boxes = [(width - b[2], b[1], width - b[0], b[3], b[4]) for b in boxes][::-1]
-            digits = [as_digit(t) for t, _p in turned][::-1]
+            digits = digits[::-1]
             up = angle + 180.0
         else:
-            digits = [as_digit(t) for t, _p in as_cut]
+            digits = [as_component(t, b, largest) for (t, _p), b in zip(as_cut, boxes, strict=True)]
             up = angle
         for group in join_digits(boxes, digits, largest):
             text = "".join(digits[i] for i in group)
-            if not text or len(text) != len(group):
+            if any(not digits[i] for i in group):
                 continue  # a component read as no digit: a mark, not a numeral
             x1 = min(boxes[i][0] for i in group)
             y1 = min(boxes[i][1] for i in group)
