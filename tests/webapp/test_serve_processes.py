@@ -55,51 +55,52 @@ def answers(url: str) -> bool:
         return response.status == 200
 
 
+def children_of(process: subprocess.Popen[str]) -> list[int]:
+    listing = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+    return [int(pid) for pid in listing.read_text().split()]
+
+
+def all_gone(children: list[int], why: str) -> None:
+    """Wait up to 5 s for every one of ``children`` to end."""
+    deadline = time.monotonic() + 5
+    while any(alive(child) for child in children):
+        assert time.monotonic() < deadline, f"a server process outlived {why}"
+        time.sleep(0.05)
+
+
+def clean_up(process: subprocess.Popen[str], children: list[int]) -> None:
+    """Never leave a server process behind, whatever failed."""
+    for child in children:
+        if alive(child):
+            os.kill(child, signal.SIGKILL)
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=10)
+    if process.stdout is not None:
+        process.stdout.close()
+
+
 @pytest.mark.slow
 def test_server_processes_end_with_a_killed_parent_and_free_the_port(tmp_path: Path):
     parent, url = start(tmp_path, "--port", "0", "--processes", "2")
     port = url.rsplit(":", 1)[1].strip("/")
-    children = [
-        int(pid)
-        for pid in Path(f"/proc/{parent.pid}/task/{parent.pid}/children").read_text().split()
-    ]
+    children = children_of(parent)
     try:
         assert len(children) == 2
         assert answers(url)
         parent.kill()  # SIGKILL: no handler runs, the children are told nothing
         parent.wait(timeout=10)
-        deadline = time.monotonic() + 5
-        while any(alive(child) for child in children):
-            assert time.monotonic() < deadline, "a server process outlived its killed parent"
-            time.sleep(0.05)
+        all_gone(children, "its killed parent")
     finally:
-        for child in children:  # never leave one behind, whatever failed
-            if alive(child):
-                os.kill(child, signal.SIGKILL)
-        if parent.poll() is None:
-            parent.kill()
-            parent.wait(timeout=10)
-        if parent.stdout is not None:
-            parent.stdout.close()
+        clean_up(parent, children)
     # the port is free again: a new server takes it, and an interrupt (Ctrl-C) stops it whole
     again, again_url = start(tmp_path, "--port", port, "--processes", "2")
-    listing = Path(f"/proc/{again.pid}/task/{again.pid}/children")
-    children = [int(pid) for pid in listing.read_text().split()]
+    children = children_of(again)
     try:
         assert again_url == url
         assert answers(again_url)
         again.send_signal(signal.SIGINT)
         assert again.wait(timeout=10) == 0
-        deadline = time.monotonic() + 5
-        while any(alive(child) for child in children):
-            assert time.monotonic() < deadline, "a server process outlived an interrupted parent"
-            time.sleep(0.05)
+        all_gone(children, "an interrupted parent")
     finally:
-        for child in children:
-            if alive(child):
-                os.kill(child, signal.SIGKILL)
-        if again.poll() is None:
-            again.kill()
-            again.wait(timeout=10)
-        if again.stdout is not None:
-            again.stdout.close()
+        clean_up(again, children)
