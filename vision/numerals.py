@@ -82,12 +82,15 @@ def upright_line(bgr: np.ndarray, rect, grow_w: float = 0.3, grow_h: float = 0.1
     return cut, matrix, angle
 
 
-def digit_ink(cut: np.ndarray, least: float = 0.2, most: float = 0.9) -> np.ndarray | None:
+def digit_ink(
+    cut: np.ndarray, least: float = 0.2, most: float = 0.9, mask: np.ndarray | None = None
+) -> np.ndarray | None:
     """The ink of the numeral in a cut around it (a piece's face, or a numeral with a margin):
     its components as tall as a digit (``least`` to ``most`` of the cut's height, no wider
     than tall by ``DIGIT_WIDTH``) that touch no side (a neighbour's numeral reaching in does),
-    and of those the ones at least 0.6 as tall as the tallest. A 0/1 mask; None without."""
-    mask = ink_mask(cut)
+    and of those the ones at least 0.6 as tall as the tallest. A 0/1 mask; None without.
+    ``mask``: the cut's ``ink_mask``, where the caller has it already."""
+    mask = ink_mask(cut) if mask is None else mask
     height, width = mask.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     digits = [

@@ -167,11 +167,12 @@ def face_numeral(bgr: np.ndarray, detection: Detection) -> tuple[np.ndarray, tup
     of that ink (``vision.inks.ink_of``; None where there is none)."""
     if detection.numeral is not None:
         crop, _matrix = upright_cut(bgr, detection.numeral, NUMERAL_MARGIN, NUMERAL_MARGIN)
-        ink = digit_ink(crop, least=0.4, most=0.95)
+        all_ink = ink_mask(crop)
+        ink = digit_ink(crop, least=0.4, most=0.95, mask=all_ink)
         if ink is None:
             return crop, None
         # the neighbours' numerals reach into a cut of tiles packed on a rack
-        return ink_only(crop, ink > 0, ink_mask(crop) == 0), ink_of(crop, ink)
+        return ink_only(crop, ink > 0, all_ink == 0), ink_of(crop, ink)
     if detection.rotated is not None:
         theta = (detection.rotated[2] + 45) % 90 - 45
         sides = _sides_at(detection.rotated, theta)
