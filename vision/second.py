@@ -85,6 +85,9 @@ class SecondReader:
     # the general recogniser's (it learned the printings it reads; tempered, a confident
     # misreading of a printing it never saw does not outvote a clear numeral)
     piece_weight: float = 0.5
+    # the general recogniser reading the fused class's numeral at least this surely makes the
+    # readers agree though the piece reader's own best class was another (None: never)
+    text_alone: float | None = None
     # the colour from the ink (None: the piece reader's alone)
     inks: InkColours | None = None
 
@@ -314,6 +317,17 @@ def _text_likelihood(numerals: np.ndarray, classes: int, columns, settings) -> n
     return text
 
 
+def _unmistakable(text: str, settings: SecondReader, detection: Detection) -> bool:
+    """Whether ``text`` read is that numeral and no other: not a part of a longer numeral the
+    crop may have cut (a 1 of a 10 whose 0 it lost, the 3 of a 13), nor one of a pair each the
+    other turned, but where its way up was read on a text line."""
+    others = [t for _cls, t in settings.numerals if t != text]
+    if any(t.startswith(text) or t.endswith(text) for t in others):
+        return False
+    twin = any(text in pair for pair in settings.turn_twins)
+    return not twin or detection.numeral_way_up
+
+
 def _way_up(turns: np.ndarray | None) -> tuple[float, float]:
     """How likely a piece stands as cut or turned half a turn, by the piece reader's turn head
     (``Reading.turns``: classes x the photo's quadrants, the first upright); even without one."""
@@ -373,7 +387,14 @@ def fuse(
         agreed = own == value and float(numerals[-1]) >= settings.agree
     else:
         said = columns.index(value) if value in columns else None
-        agreed = own == value and said is not None and float(support[said]) >= settings.agree
+        backed = 0.0 if said is None else float(support[said])
+        alone = (
+            settings.text_alone is not None
+            and said is not None
+            and backed >= settings.text_alone
+            and _unmistakable(settings.numerals[said][1], settings, reading.detection)
+        )
+        agreed = (own == value or alone) and backed >= settings.agree
     first[:-1] = fused
     if ink is not None and value not in blind:
         colour = int(np.argmax(reading.second))

@@ -148,10 +148,30 @@ def text_says(numeral: str | None, p: float = 0.95) -> np.ndarray:
 
 
 def test_a_clear_numeral_outvotes_a_confident_joker() -> None:
-    fused = fuse(reading("joker", "red", 0.9), (text_says("12"),), None, SECOND, TILE_VALUES)
+    fused = fuse(reading("joker", "red", 0.9), (text_says("12", 0.9),), None, SECOND, TILE_VALUES)
     assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "12"
     assert not fused.second_reading.agreed
     assert TILE_VALUES[fused.second_reading.other] == "joker"
+
+
+def test_a_numeral_read_surely_and_unmistakably_is_sure_alone() -> None:
+    """Read at least ``text_alone`` surely, a numeral no other contains makes the readers agree
+    whatever the piece reader's own best class; a part of a longer numeral (a 1, the 3 of a 13)
+    or a 6 or 9 whose way up was not read never does."""
+    assert SECOND.text_alone is not None
+    sure = SECOND.text_alone + 0.01
+    joker = reading("joker", "red", 0.9)
+    assert fuse(joker, (text_says("12", sure),), None, SECOND, TILE_VALUES).second_reading.agreed
+    for part_or_twin in ("1", "3", "6", "9"):
+        fused = fuse(joker, (text_says(part_or_twin, sure),), None, SECOND, TILE_VALUES)
+        assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == part_or_twin
+        assert not fused.second_reading.agreed, part_or_twin
+    on_row = replace(joker, detection=replace(joker.detection, numeral_way_up=True))
+    assert fuse(on_row, (text_says("9", sure),), None, SECOND, TILE_VALUES).second_reading.agreed
+    # the ink must still name the colour
+    orange_ink = np.array([0.02, 0.02, 0.02, 0.94])
+    said = (text_says("12", sure),)
+    assert not fuse(joker, said, orange_ink, SECOND, TILE_VALUES).second_reading.agreed
 
 
 def test_no_numeral_read_leaves_the_piece_reader_to_decide() -> None:
