@@ -53,7 +53,7 @@ EMBLEM_RANKS = ("A", "A", "A", "K", "Q", "J", "10", "7")
 
 
 def _felt(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    base = np.array(FELT_COLOURS[int(rng.integers(0, len(FELT_COLOURS)))], np.float32)
+    base: np.ndarray = np.array(FELT_COLOURS[int(rng.integers(0, len(FELT_COLOURS)))], np.float32)
     base = base * rng.uniform(0.8, 1.25) + rng.normal(0, 6, 3)
     tex = base[None, None, :] * (0.88 + 0.12 * smooth_noise(rng, h, w, 50)[..., None])
     tex = tex + rng.normal(0, rng.uniform(3, 9), (h, w, 1))  # the nap's fibres
@@ -105,9 +105,9 @@ def _index_box(corners: np.ndarray, aspect: float = 0.62) -> np.ndarray:
     v = (corners[3] - corners[0]) / 2  # half its height
     width, height = np.linalg.norm(u) * 2, np.linalg.norm(v) * 2
     if width < aspect * height:
-        u = u * (aspect * height / max(width, 1e-6))
+        u = u * (aspect * height / np.maximum(width, 1e-6))
     else:
-        v = v * (width / aspect / max(height, 1e-6))
+        v = v * (width / aspect / np.maximum(height, 1e-6))
     return np.array([centre - u - v, centre + u - v, centre + u + v, centre - u + v], np.float32)
 
 
@@ -191,7 +191,7 @@ def printed_felt(
     band = np.zeros((h, w), np.float32)
     for r in (radius * 0.72, radius * 0.8):  # the insurance band's two arcs
         cv2.circle(band, (int(centre[0]), int(centre[1])), int(r), 1.0, max(2, side // 300))
-    canvas = canvas * (1 - band[..., None]) + np.float32(colour) * band[..., None]
+    canvas = canvas * (1 - band[..., None]) + np.array(colour, np.float32) * band[..., None]
     texts = [TEXTS[i] for i in rng.permutation(len(TEXTS))[: int(rng.integers(2, 5))]]
     for k, text in enumerate(texts):
         font = fonts[int(rng.integers(0, len(fonts)))]
@@ -206,7 +206,7 @@ def printed_felt(
         r = side * rng.uniform(0.025, 0.045)
         ring = np.zeros((h, w), np.float32)
         cv2.circle(ring, (int(x), int(y)), int(r), 1.0, max(2, side // 400))
-        canvas = canvas * (1 - ring[..., None]) + np.float32(colour) * ring[..., None]
+        canvas = canvas * (1 - ring[..., None]) + np.array(colour, np.float32) * ring[..., None]
         if numbered:
             font = fonts[int(rng.integers(0, len(fonts)))]
             corners = _paste(canvas, _glyph(str(s + 1), font, 1.0), colour, x, y, math.degrees(a))

@@ -42,6 +42,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -263,6 +264,12 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
 FINE_BACKS = ("fine_lattice", "fine_rings", "fine_checks")
 
 
+def _rgb(values: np.ndarray) -> tuple[int, int, int]:
+    """Three channel values as a colour of ints."""
+    r, g, b = (int(v) for v in values)
+    return r, g, b
+
+
 def random_style(
     rng: np.random.Generator,
     look: int = 1,
@@ -281,7 +288,7 @@ def random_style(
     ``crossed_q``: this share of the decks print the crossed Q (``DeckStyle.crossed_q``; drawn
     last, so that a style drawn without it is unchanged)."""
     red = (int(rng.uniform(170, 225)), int(rng.uniform(10, 45)), int(rng.uniform(25, 60)))
-    black = tuple(int(v) for v in rng.uniform(10, 45, 3))
+    black = _rgb(rng.uniform(10, 45, 3))
     if rng.random() < 0.2:  # four-colour deck: clubs green, diamonds blue (or orange)
         green = (int(rng.uniform(10, 40)), int(rng.uniform(110, 150)), int(rng.uniform(40, 80)))
         if rng.random() < 0.75:
@@ -297,7 +304,7 @@ def random_style(
     # Jumbo indices (poker decks, always two-index) on some decks.
     jumbo = rng.random() < 0.15
     index_size = float(rng.uniform(0.26, 0.32) if jumbo else rng.uniform(0.14, 0.22))
-    lettering: dict[str, object] = {}
+    lettering: dict[str, Any] = {}  # DeckStyle fields
     if look >= 2:
         fonts = look2_rank_fonts()
         lettering = {
@@ -354,7 +361,7 @@ def random_style(
     return replace(style, **lettering) if lettering else style
 
 
-def _dark_face(rng: np.random.Generator) -> dict[str, object]:
+def _dark_face(rng: np.random.Generator) -> dict[str, Any]:
     """A dark deck's face (black or deep-coloured stock) printed in light inks."""
     stock = tuple(int(v) for v in rng.uniform(10, 45, 3))
     light = tuple(int(v) for v in rng.uniform(215, 250, 3))
@@ -465,9 +472,13 @@ def _narrow_ten(
     for letter, scale in (("I", 1.0), ("O", narrowed)):
         layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
         ImageDraw.Draw(layer).text((centre_x, 0), letter, fill=ink, font=font, anchor="mt")
-        left, top, right, bottom = layer.getbbox()
+        ink_box = layer.getbbox()
+        assert ink_box is not None  # the letter drawn has ink
+        left, top, right, bottom = ink_box
         part = layer.crop((left, top, right, bottom))
-        parts.append(part.resize((max(1, round(part.width * scale)), part.height), Image.BICUBIC))
+        parts.append(
+            part.resize((max(1, round(part.width * scale)), part.height), Image.Resampling.BICUBIC)
+        )
     bar, oval = parts  # ``top``: the O's ink top, drawn last
     gap = max(1, round(bar.width * 0.7))
     width = bar.width + gap + oval.width
@@ -485,10 +496,14 @@ def _crossed_q(
     and the O's ink box."""
     layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
     ImageDraw.Draw(layer).text((centre_x, 0), "O", fill=ink, font=font, anchor="mt")
-    left, top, right, bottom = layer.getbbox()
+    ink_box = layer.getbbox()
+    assert ink_box is not None  # the O drawn has ink
+    left, top, right, bottom = ink_box
     width, height = right - left, bottom - top
     narrow = max(1, round(width * 0.75))
-    letter = layer.crop((left, top, right, bottom)).resize((narrow, height), Image.BICUBIC)
+    letter = layer.crop((left, top, right, bottom)).resize(
+        (narrow, height), Image.Resampling.BICUBIC
+    )
     left = round(centre_x - narrow / 2)
     img.alpha_composite(letter, (left, top))
     stroke = max(1, round(0.11 * height))
@@ -515,7 +530,9 @@ def _jitter_lettering(
     # PIL's affine maps output to input: x_in = a x + b y + c.
     a, b = 1 / style.rank_stretch, style.rank_shear
     c = cx - a * cx - b * baseline
-    img = img.transform((w, h), Image.AFFINE, (a, b, c, 0, 1, 0), resample=Image.BICUBIC)
+    img = img.transform(
+        (w, h), Image.Transform.AFFINE, (a, b, c, 0, 1, 0), resample=Image.Resampling.BICUBIC
+    )
     step = round(abs(style.rank_stroke) * text_h)
     if step:
         grow = ImageFilter.MaxFilter if style.rank_stroke > 0 else ImageFilter.MinFilter
@@ -599,7 +616,7 @@ def render_card(
             (x + stamp.width + pad) / ss,
             (y + stamp.height + pad) / ss,
         )
-    small = img.resize((width, big_h // ss), Image.LANCZOS)
+    small = img.resize((width, big_h // ss), Image.Resampling.LANCZOS)
     return np.asarray(small), boxes
 
 
@@ -655,7 +672,7 @@ def stacked_pip_boxes(style: DeckStyle, label: str, width: int) -> list[tuple[fl
     for x, y in centres:
         columns.setdefault(round(x), []).append(y)
     half = size / 2
-    boxes = []
+    boxes: list[tuple[float, ...]] = []
     for x, ys in columns.items():
         ys.sort()
         for top, bottom in itertools.pairwise(ys):
@@ -675,7 +692,7 @@ def edge_pip_boxes(style: DeckStyle, label: str, width: int) -> list[tuple[tuple
     to a reader that sees only the box (one in a rendered fan was read as a 2S)."""
     size, centres = _pip_centres(style, label, width)
     half, reach = size / 2, EDGE_PIP_REACH * size
-    boxes = []
+    boxes: list[tuple[tuple[float, ...], ...]] = []
     for x, y in centres:
         pip = (x - half, y - half, x + half, y + half)
         above = (x - half, y - half - reach, x + half, y - half)
@@ -951,7 +968,7 @@ def _scene_layout(
         items.extend(row(list(deal(n)), x, y, offset, angle, cascade))
     for _ in range(int(rng.integers(0, 7))):  # loose cards
         x, y = spot()
-        items.append(Placement(x, y, rng.uniform(-180, 180), (deal(1) or [None])[0]))
+        items.append(Placement(x, y, rng.uniform(-180, 180), next(iter(deal(1)), None)))
     for _ in range(int(rng.integers(0, 4))):  # loose face-down cards
         x, y = spot()
         items.append(Placement(x, y, rng.uniform(-180, 180), None))
@@ -1058,6 +1075,7 @@ def _compose(
             _draw_clutter(rng, canvas, ids, item)
             continue
         style = styles[0] if len(styles) == 1 or rng.random() < 0.7 else styles[1]
+        boxes: dict[str, tuple[float, float, float, float]]
         if item.label is None:
             face, boxes = render_back(style, card_w), {}
         else:
@@ -1069,7 +1087,8 @@ def _compose(
         paste_piece(canvas, ids, face, matrix, len(drawn))
 
         index_quads = {name: _box_quad(box, matrix) for name, box in boxes.items()}
-        decoys, edge_pips = (), ()
+        decoys: tuple[np.ndarray, ...] = ()
+        edge_pips: tuple[tuple[np.ndarray, ...], ...] = ()
         if pip_decoys and item.label is not None:
             pips = stacked_pip_boxes(style, item.label, card_w)
             decoys = tuple(_box_quad(box, matrix) for box in pips)
@@ -1189,7 +1208,7 @@ def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> 
 
 # The reader's scenes of English-pattern queens: look 5 with half the decks printing the crossed Q
 # (``training.train_pieces.render_cards_crossed_q``, ``render_cards_decoys``).
-CROSSED_Q_LOOK = {"look": 5, "crossed_q": 0.5}
+CROSSED_Q_LOOK: dict[str, Any] = {"look": 5, "crossed_q": 0.5}  # render_scene arguments
 
 
 def render_scene(

@@ -219,9 +219,12 @@ class DominoStyle:
         return self.spread, self.spread
 
 
-def _jitter(rng: np.random.Generator, colour: Sequence[float], spread: float = 6.0) -> RGB:
+def _jitter(
+    rng: np.random.Generator, colour: Sequence[float] | np.ndarray, spread: float = 6.0
+) -> RGB:
     out = np.clip(np.asarray(colour, float) + rng.normal(0, spread, 3), 0, 255)
-    return tuple(int(v) for v in out)  # type: ignore[return-value]
+    r, g, b = (int(v) for v in out)
+    return r, g, b
 
 
 def _contrasting(colour: RGB, body: RGB, min_distance: float = 110.0) -> RGB:
@@ -246,7 +249,7 @@ def random_style(
     nine pips print larger pips than those of 10-12 (``GRADED_PIPS``)."""
     if kind is None and kinds is None:
         kind = STYLE_KINDS[int(rng.choice(4, p=STYLE_SHARES))]
-    elif kind is None:
+    elif kind is None and kinds is not None:
         shares = np.array([STYLE_SHARES[STYLE_KINDS.index(k)] for k in kinds])
         kind = kinds[int(rng.choice(len(kinds), p=shares / shares.sum()))]
     if kind not in STYLE_KINDS:
@@ -356,7 +359,7 @@ def render_domino(style: DominoStyle, halves: tuple[int, int] | None, width: int
         _draw_back(draw, style, big_w, big_l)
     else:
         _draw_face(draw, style, halves, width, length)
-    return np.asarray(img.resize((width, length), Image.LANCZOS))
+    return np.asarray(img.resize((width, length), Image.Resampling.LANCZOS))
 
 
 def _draw_face(
@@ -770,6 +773,7 @@ def _label(
         ys, xs = np.nonzero(ids == tile.index)
         if len(xs):
             box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+            assert tile.halves is not None  # only a face-up tile is shown partly
             partial.append((domino_name(*tile.halves), box))
 
     for tile in laid:
@@ -792,12 +796,12 @@ def _label(
         if not _pips_visible(tile, ids, homography):
             shown_partly(tile)
             continue
-        halves = tuple(
+        near, far = (
             Half(count, tuple((float(x), float(y)) for x, y in quad))
             for count, quad in zip(tile.halves, (first, second), strict=True)
         )
         label = domino_name(*tile.halves)
-        dominoes.append(SceneDomino(label, box, halves, tile.chain, tile.position))  # type: ignore[arg-type]
+        dominoes.append(SceneDomino(label, box, (near, far), tile.chain, tile.position))
     return tuple(dominoes), tuple(face_down), tuple(partial)
 
 
@@ -900,7 +904,8 @@ def patterned_surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     else:  # felt: one saturated colour, fine fibres
         hue = rng.uniform(0, 180)
         colour = cv2.cvtColor(
-            np.uint8([[[hue, rng.uniform(120, 255), rng.uniform(60, 200)]]]), cv2.COLOR_HSV2BGR
+            np.array([[[hue, rng.uniform(120, 255), rng.uniform(60, 200)]]], np.uint8),
+            cv2.COLOR_HSV2BGR,
         )[0, 0].astype(np.float32)
         tex = colour * (0.9 + 0.1 * smooth_noise(rng, h, w, 40)[..., None])
         tex = tex + rng.normal(0, 7, (h, w, 1))
@@ -913,7 +918,7 @@ def patterned_surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 def film_sheen(rng: np.random.Generator, photo: np.ndarray) -> np.ndarray:
     """Streaks of light over the photo, as on shrink-wrap or a glossy glaze (look 4)."""
     h, w = photo.shape[:2]
-    streaks = np.zeros((h, w), np.float32)
+    streaks: np.ndarray = np.zeros((h, w), np.float32)
     for _ in range(int(rng.integers(2, 7))):
         x0, y0 = rng.uniform(0, w), rng.uniform(0, h)
         a = rng.uniform(0, math.pi)
@@ -927,9 +932,8 @@ def film_sheen(rng: np.random.Generator, photo: np.ndarray) -> np.ndarray:
             for t in np.linspace(0, 1, 12)
         ]
         thickness = int(rng.integers(1, max(2, int(0.012 * max(w, h)))))
-        cv2.polylines(
-            streaks, [np.int32(pts)], False, float(rng.uniform(0.4, 1.0)), thickness, cv2.LINE_AA
-        )
+        line = np.array(pts, np.int32)
+        cv2.polylines(streaks, [line], False, float(rng.uniform(0.4, 1.0)), thickness, cv2.LINE_AA)
     streaks = cv2.GaussianBlur(streaks, (0, 0), rng.uniform(1.0, 4.0))
     out = photo.astype(np.float32) + streaks[..., None] * rng.uniform(120, 230)
     return np.clip(out, 0, 255).astype(np.uint8)
@@ -993,13 +997,13 @@ def render_scene_detailed(
     if look >= 4 and rng.random() < 0.7:
         canvas = patterned_surface(rng, big_h, big_w)
     ids = np.full((big_h, big_w), -1, np.int32)
-    pips = {
-        "big_pips": BIG_PIPS_SHARE if look >= 5 else 0.0,
-        "graded_pips": GRADED_PIPS_SHARE if look >= 6 else 0.0,
-    }
-    styles = [random_style(rng, top, kinds=style_kinds, **pips)]
+    big_pips = BIG_PIPS_SHARE if look >= 5 else 0.0
+    graded_pips = GRADED_PIPS_SHARE if look >= 6 else 0.0
+    styles = [random_style(rng, top, kinds=style_kinds, big_pips=big_pips, graded_pips=graded_pips)]
     if rng.random() < 0.15:  # a second set's printing on the same table
-        styles.append(random_style(rng, top, kinds=style_kinds, **pips))
+        styles.append(
+            random_style(rng, top, kinds=style_kinds, big_pips=big_pips, graded_pips=graded_pips)
+        )
     placements = _plan(rng, w, h, _Bag(rng, top, copies), styles, look)
     side = None
     low = look >= 3 and rng.random() < 0.6

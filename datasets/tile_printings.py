@@ -236,7 +236,7 @@ def choose_set(rng: np.random.Generator, name: str, pictogram_jokers: float = 0.
         printing=p,
         font=fonts[int(rng.integers(0, len(fonts)))],
         inks=inks,
-        body=tuple(int(v) for v in body),
+        body=(int(body[0]), int(body[1]), int(body[2])),
         mark=p.marks[int(rng.integers(0, len(p.marks)))],
         brand=p.brand[int(rng.integers(0, len(p.brand)))],
         brand_style=p.brand_style[int(rng.integers(0, len(p.brand_style)))],
@@ -273,7 +273,7 @@ def render_set_tile(rng: np.random.Generator, look: SetLook, label: str, width: 
         _draw_brand(draw, look, body, big_w, big_h)
     if label == "joker":
         _draw_set_joker(draw, rng, look, cx, cy, big_w)
-        return np.asarray(img.resize((width, height), Image.LANCZOS))
+        return np.asarray(img.resize((width, height), Image.Resampling.LANCZOS))
     colour, _, number = label.partition("-")
     ink = np.clip(np.array(look.inks[colour], float) + rng.normal(0, 6, 3), 0, 255)
     fill = (*ink.astype(int).tolist(), 255)
@@ -287,7 +287,7 @@ def render_set_tile(rng: np.random.Generator, look: SetLook, label: str, width: 
     box = draw.textbbox((cx, cy), number, font=font, anchor="mm")
     mark_y = box[3] + big_w * 0.1
     _draw_mark(draw, look.mark, number, cx, mark_y, big_w, fill)
-    return np.asarray(img.resize((width, height), Image.LANCZOS))
+    return np.asarray(img.resize((width, height), Image.Resampling.LANCZOS))
 
 
 def _shade(body: np.ndarray, delta: float) -> tuple[int, int, int, int]:
@@ -297,11 +297,12 @@ def _shade(body: np.ndarray, delta: float) -> tuple[int, int, int, int]:
 def _draw_brand(draw: ImageDraw.ImageDraw, look: SetLook, body, big_w: int, big_h: int) -> None:
     """The brand name on the tile's foot: embossed (a light and a dark edge in the body's own
     colour) or printed in a faint ink."""
-    font = load_font(family_fonts("grotesque")[0], max(8, int(big_w * 0.11)))
+    path = family_fonts("grotesque")[0]
+    font = load_font(path, max(8, int(big_w * 0.11)))
     x, y = big_w / 2, big_h * 0.88
     box = draw.textbbox((0, 0), look.brand, font=font)
     if box[2] - box[0] > big_w * 0.8:
-        font = load_font(font.path, max(8, int(font.size * big_w * 0.8 / (box[2] - box[0]))))
+        font = load_font(path, max(8, int(font.size * big_w * 0.8 / (box[2] - box[0]))))
     if look.brand_style == "embossed":
         d = max(2, big_w // 90)
         draw.text((x - d, y - d), look.brand, fill=_shade(body, 18), font=font, anchor="mm")
@@ -365,8 +366,8 @@ def _draw_set_joker(draw, rng, look: SetLook, cx: float, cy: float, w: int) -> N
         r = w * 0.3
         yellow = (*look.inks["orange"], 255)
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=yellow, outline=main, width=lw)
-        for dx in (-0.35, 0.35):
-            ex, ey, e = cx + dx * r, cy - 0.25 * r, r * 0.1
+        for side in (-0.35, 0.35):
+            ex, ey, e = cx + side * r, cy - 0.25 * r, r * 0.1
             draw.ellipse((ex - e, ey - e, ex + e, ey + e), fill=main)
         draw.arc(
             (cx - r * 0.55, cy - r * 0.4, cx + r * 0.55, cy + r * 0.6), 20, 160, fill=main, width=lw
@@ -382,8 +383,8 @@ def _draw_set_joker(draw, rng, look: SetLook, cx: float, cy: float, w: int) -> N
             (cx + r * 0.8, cy - r * 0.2),
         ]
         draw.line(hat, fill=main, width=lw)
-        for dx in (-0.3, 0.3):
-            ex, ey, e = cx + dx * r, cy, r * 0.09
+        for side in (-0.3, 0.3):
+            ex, ey, e = cx + side * r, cy, r * 0.09
             draw.ellipse((ex - e, ey - e, ex + e, ey + e), fill=main)
         draw.arc(
             (cx - r * 0.45, cy - r * 0.1, cx + r * 0.45, cy + r * 0.6), 20, 160, fill=main, width=lw

@@ -328,7 +328,7 @@ def _render_rack(rng, face, style: str, view: str, tile_w: int, first_index: int
     side = None
     if view == "above":  # the tiles' top edges show, lighter than the board
         side = (float(rng.uniform(0.08, 0.2)), -90.0 + rng.normal(0, 5), np.array([180.0] * 3))
-    quads = []
+    quads: list[tuple[str, np.ndarray]] = []  # (label, 4x2 face corners)
     for tier in range(tiers):
         top = top_pad + tier * tier_step
         x = margin

@@ -146,7 +146,7 @@ def render_tile(rng: np.random.Generator, label: str, width: int = 120) -> np.nd
             w2 = size * 0.3
             y = cy + size * 0.45
             draw.line((cx - w2, y, cx + w2, y), fill=(*ink, 255), width=max(2, size // 14))
-    return np.asarray(img.resize((width, height), Image.LANCZOS))
+    return np.asarray(img.resize((width, height), Image.Resampling.LANCZOS))
 
 
 def _draw_joker(draw: ImageDraw.ImageDraw, rng, cx: float, cy: float, w: int) -> None:
@@ -190,7 +190,7 @@ def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         freq = rng.uniform(0.05, 0.25)
         grain = np.sin((y + warp) * freq + smooth_noise(rng, h, w, 8) * 3) * 0.5 + 0.5
         grain = np.broadcast_to(grain, (h, w))
-        tex = (grain * rng.uniform(0.15, 0.4) + 0.8)[..., None] * base[None, None, :]
+        tex: np.ndarray = (grain * rng.uniform(0.15, 0.4) + 0.8)[..., None] * base[None, None, :]
         if rng.random() < 0.5:
             tex = np.rot90(tex).copy()
             tex = cv2.resize(tex, (w, h))
@@ -259,7 +259,7 @@ def paste_piece(
         body = np.zeros_like(alpha[..., 0])
         steps = max(1, int(math.hypot(dx, dy)))
         for k in range(1, steps + 1):
-            m = np.float32([[1, 0, dx * k / steps], [0, 1, dy * k / steps]])
+            m = np.array([[1, 0, dx * k / steps], [0, 1, dy * k / steps]], np.float32)
             body = np.maximum(body, cv2.warpAffine(alpha[..., 0], m, body.shape[::-1]))
         body = body[..., None]
         out = out * (1 - body) + np.asarray(side_col, np.float32) * body
@@ -532,7 +532,7 @@ def photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         glare = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * rng.uniform(0.2, 0.6)
         out += glare[..., None]
     if rng.random() < 0.3:  # a broad soft shadow (hand, phone)
-        mask = np.zeros((h, w), np.float32)
+        mask: np.ndarray = np.zeros((h, w), np.float32)
         cv2.circle(
             mask, (int(rng.uniform(0, w)), int(rng.uniform(0, h))), int(0.3 * max(w, h)), 1, -1
         )
@@ -544,7 +544,7 @@ def photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.6))
     elif rng.random() < 0.2:
         k = int(rng.integers(3, 8))
-        kernel = np.zeros((k, k), np.float32)
+        kernel: np.ndarray = np.zeros((k, k), np.float32)
         kernel[k // 2, :] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
         kernel = cv2.warpAffine(kernel, rot, (k, k))
@@ -553,7 +553,8 @@ def photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     img = (np.clip(out, 0, 1) * 255).astype(np.uint8)
     quality = int(rng.integers(40, 96))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return img if decoded is None else decoded
 
 
 def render_test_layout(

@@ -83,8 +83,8 @@ def table(
     return answer
 
 
-def score(game: str, options: Mapping[str, Any] | None, hand: Mapping[str, Any]) -> dict[str, Any]:
-    """Score one hand (JSON as documented in README)."""
+def score(game: str, options: Mapping[str, Any] | None, hand: object) -> dict[str, Any]:
+    """Score one hand (JSON as documented in README; anything else: a HandError)."""
     if not isinstance(hand, Mapping):
         raise HandError(say("hand.not-an-object", "a hand must be a JSON object"))
     rules = make_rules(game, options)
@@ -94,7 +94,7 @@ def score(game: str, options: Mapping[str, Any] | None, hand: Mapping[str, Any])
 def hint(
     game: str,
     options: Mapping[str, Any] | None,
-    position: Mapping[str, Any],
+    position: object,
     budget: float | None = None,
     translate: Translate | None = None,
 ) -> dict[str, Any]:

@@ -55,11 +55,12 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _budget(args: argparse.Namespace) -> float | None:
-    if args.budget_ms is None:
+    budget_ms: float | None = args.budget_ms
+    if budget_ms is None:
         return None
-    if args.budget_ms <= 0:
+    if budget_ms <= 0:
         raise HandError("--budget-ms must be more than 0")
-    return args.budget_ms / 1000
+    return budget_ms / 1000
 
 
 def _hint(args: argparse.Namespace) -> int:
@@ -99,7 +100,7 @@ def _games(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     check = subparsers.add_parser("check", help="judge melds (comma-separated pieces each)")
     _game_args(check)
     check.add_argument("--opening", action="store_true", help="judge the melds as a first meld")

@@ -69,7 +69,8 @@ def make_rules(
             )
         chosen.update(presets[preset])
     chosen.update(options or {})
-    return module.make_rules(resolve_options(game, descriptor.options, chosen))
+    rules: Rules = module.make_rules(resolve_options(game, descriptor.options, chosen))
+    return rules
 
 
 def describe_games() -> list[dict[str, Any]]:

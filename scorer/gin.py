@@ -39,6 +39,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from meldcam.vocabulary import CARD_RANKS as RANKS
 from meldcam.vocabulary import LETTER_SETS_BY_PRINT, LETTERS_FROM_PHOTO, SUIT_NAMES
 from scorer.errors import HandError, PieceError
 from scorer.game import (
@@ -52,7 +53,7 @@ from scorer.game import (
 from scorer.hands import read_pieces, read_player, read_players
 from scorer.messages import Message, names, say
 from scorer.options import OptionSpec
-from scorer.pieces import RANKS, Card, CardJoker, Piece, parse_card
+from scorer.pieces import Card, CardJoker, Piece, parse_card
 from scorer.sets import cards as card_deck
 from scorer.sets import check_available
 
@@ -187,10 +188,10 @@ def meld_masks(cards: Sequence[Card]) -> list[int]:
         for low in range(1, 12):
             mask = 0
             for rank in range(low, 14):
-                i = position.get(Card(rank, suit))
-                if i is None:
+                at = position.get(Card(rank, suit))
+                if at is None:
                     break
-                mask |= 1 << i
+                mask |= 1 << at
                 if rank - low >= 2:
                     masks.append(mask)
     return masks
@@ -628,9 +629,9 @@ class GinRules:
             if under:
                 kind = "undercut"
                 winner = min(under, key=lambda t: t.deadwood).player  # first of the lowest
-                for name, own in deadwood.items():
+                for name, points in deadwood.items():
                     if name != winner:
-                        penalties[name] = own - deadwood[winner]
+                        penalties[name] = points - deadwood[winner]
                 penalties[knocker] += int(self.options["undercut_bonus"])
             else:
                 kind, winner = "knock", knocker
@@ -751,11 +752,11 @@ def arrange_any(cards: Sequence[Card]) -> Arrangement:
     melds: list[tuple[Card, ...]] = []
     unmatched: list[Card] = []
     for rank, roles in enumerate(history, start=1):
-        in_set = [
+        set_cards = [
             Card(rank, suit) for suit, role in zip(suits, roles, strict=True) if role == "set"
         ]
-        if in_set:
-            melds.append(tuple(in_set))
+        if set_cards:
+            melds.append(tuple(set_cards))
         unmatched += [
             Card(rank, suit) for suit, role in zip(suits, roles, strict=True) if role == "dead"
         ]

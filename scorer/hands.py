@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from scorer.errors import HandError
 from scorer.game import HandScore
 from scorer.messages import Message, names, say
 from scorer.pieces import Piece
 from scorer.sets import check_available
+
+# the pieces a game's parse makes (Domino for the domino games, ...)
+P = TypeVar("P", bound=Piece)
 
 
 def read_players(hand: Mapping[str, Any], game: str, least: int, most: int) -> list[str]:
@@ -118,8 +121,8 @@ def read_holdings(
 
 
 def read_pieces(
-    given: Any, what: Message, parse: Callable[[str], Piece], piece_word: str = "tiles"
-) -> list[Piece]:
+    given: Any, what: Message, parse: Callable[[str], P], piece_word: str = "tiles"
+) -> list[P]:
     """Parse a list of piece names; ``what`` ("ann's rack") names the list in the error."""
     if isinstance(given, str) or not isinstance(given, Sequence):
         if piece_word == "cards":
@@ -132,9 +135,9 @@ def read_racks(
     hand: Mapping[str, Any],
     players: Sequence[str],
     winner: str | None,
-    parse: Callable[[str], Piece],
+    parse: Callable[[str], P],
     universe: Counter[Piece],
-) -> dict[str, list[Piece]]:
+) -> dict[str, list[P]]:
     """Each player's rack at the end of a hand (rummy games where one player goes out).
 
     The winner's rack may be left out and must be empty; every other rack is given and not
@@ -143,7 +146,7 @@ def read_racks(
     """
     meaning = say("hand.rack-meaning", "the tiles left on their rack")
     given = read_holdings(hand, "racks", players, meaning)
-    racks: dict[str, list[Piece]] = {}
+    racks: dict[str, list[P]] = {}
     for name in players:
         if name not in given:
             if name != winner:

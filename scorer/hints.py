@@ -42,7 +42,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from scorer.errors import HandError, OptionError
 from scorer.games import GAME_MODULES, game_type
@@ -105,7 +105,7 @@ _TABLE_SHAPE = say(
 )
 
 
-def read_position(rules: Any, position: Mapping[str, Any]) -> Position:
+def read_position(rules: Any, position: object) -> Position:
     """Parse ``{"table": [...], "rack": [...], "opened": bool}``; HandError when malformed."""
     if not isinstance(position, Mapping):
         raise HandError(
@@ -187,7 +187,8 @@ def checked_table(rules: Any, position: Position) -> tuple[tuple[Piece, ...], ..
             say("position.table-invalid", "the table is not valid: {reason}", reason=verdict.reason)
         )
     assert verdict.melds is not None
-    return verdict.melds
+    melds: tuple[tuple[Piece, ...], ...] = verdict.melds
+    return melds
 
 
 def _value(score: int) -> int:
@@ -201,7 +202,8 @@ def number_tile_hint(
 
     Past ``deadline`` (a ``time.perf_counter`` time) the best move found so far, not exact.
     """
-    table = checked_table(rules, position)
+    # rules.parse made every piece of the position: here tiles and jokers only
+    table = cast(tuple[tuple[NumberPiece, ...], ...], checked_table(rules, position))
     rack = [p for p in position.rack if isinstance(p, Tile) or p == JOKER]
     try:
         if not position.opened:
@@ -235,7 +237,7 @@ def _near(meld: Sequence[Piece], pieces: Sequence[Piece], reach: int) -> bool:
     return False
 
 
-def _take(counter: Counter[tuple[Piece, ...]], meld: tuple[Piece, ...]) -> bool:
+def _take(counter: Counter[tuple[NumberPiece, ...]], meld: tuple[NumberPiece, ...]) -> bool:
     """Take one copy of ``meld`` (in any order) from ``counter`` if it is there."""
     key = tuple(sorted(meld, key=tile_sort_key))
     if counter[key] > 0:
@@ -245,7 +247,7 @@ def _take(counter: Counter[tuple[Piece, ...]], meld: tuple[Piece, ...]) -> bool:
 
 
 def _fewest_changed(
-    table: tuple[tuple[Piece, ...], ...],
+    table: tuple[tuple[NumberPiece, ...], ...],
     rack: Sequence[NumberPiece],
     numbers: int,
     best: Solution,
@@ -281,7 +283,7 @@ def _fewest_changed(
     found = attempt(())
     if found is not None:
         return table, found
-    candidates = range(len(table))
+    candidates: Sequence[int] = range(len(table))
     if JOKER not in best.placed:  # a joker can join any meld; a tile only melds near it
         candidates = [i for i in candidates if _near(table[i], best.placed, reach)]
     for index in candidates:
@@ -314,7 +316,7 @@ def _fewest_changed(
 
 def _repair_without(
     layout: tuple[tuple[NumberPiece, ...], ...],
-    meld: tuple[Piece, ...],
+    meld: tuple[NumberPiece, ...],
     numbers: int,
     reach: int,
 ) -> tuple[tuple[NumberPiece, ...], ...] | None:
@@ -462,7 +464,7 @@ def _layout_keeping(
     return tuple(m for i, m in enumerate(table) if i not in released_all), melds
 
 
-def hint(rules: Any, position: Mapping[str, Any], budget: float | None = None) -> Hint:
+def hint(rules: Any, position: object, budget: float | None = None) -> Hint:
     """The best move for a position given as JSON, in any game that has hints.
 
     ``budget`` (seconds): past it the best move found so far, with ``exact`` false. The

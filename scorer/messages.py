@@ -35,7 +35,8 @@ class Message(str):
     text: str
     params: Mapping[str, Any]
     plural: str | None
-    count: str | None  # the parameter that chooses the plural form
+    # the parameter that chooses the plural form (not `count`: that would hide str.count)
+    count_param: str | None
 
     def __new__(
         cls,
@@ -49,11 +50,11 @@ class Message(str):
         english = _fill(text, values, plural, count, _same, _english_plural)
         self = super().__new__(cls, english)
         self.code, self.text, self.params = code, text, values
-        self.plural, self.count = plural, count
+        self.plural, self.count_param = plural, count
         return self
 
     def render(self, gettext: Gettext = _same, ngettext: Ngettext = _english_plural) -> str:
-        return _fill(self.text, self.params, self.plural, self.count, gettext, ngettext)
+        return _fill(self.text, self.params, self.plural, self.count_param, gettext, ngettext)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,8 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+from meldcam.vocabulary import TILE_COLOURS as COLOURS
+from meldcam.vocabulary import tile_name
 from scorer.errors import HandError, PieceError
 from scorer.game import (
     GameType,
@@ -48,7 +50,7 @@ from scorer.hands import (
 )
 from scorer.messages import Message, names, say, say_n
 from scorer.options import OptionSpec
-from scorer.pieces import COLOURS, Joker, NumberPiece, Piece, Tile, parse_tile, tile_name
+from scorer.pieces import Joker, NumberPiece, Piece, Tile, parse_tile
 from scorer.sets import IN_THESE_MELDS, IN_THIS_MELD, ON_THE_TABLE, check_available
 
 JOKER_PENALTY = 30  # a joker left on a rack
@@ -1045,4 +1047,4 @@ class NumberTileRules:
                 )
             )
         racks = read_racks(hand, players, winner, self.parse, self.universe)
-        return players, winner, racks, from_hand  # type: ignore[return-value]
+        return players, winner, racks, from_hand

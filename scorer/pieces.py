@@ -6,6 +6,7 @@ half first), ``QH``, ``10S`` and ``JK`` (cards).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -310,6 +311,6 @@ def piece_kind(piece: Piece) -> PieceKind:
     return "card"
 
 
-def names(pieces: object) -> list[str]:
+def names(pieces: Iterable[Piece]) -> list[str]:
     """Canonical names of an iterable of pieces."""
-    return [p.name for p in pieces]  # type: ignore[attr-defined]
+    return [p.name for p in pieces]

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from meldcam.vocabulary import DOMINO_SETS
 from scorer.errors import HandError, PieceError
 from scorer.game import (
     GameType,
@@ -52,7 +53,6 @@ from scorer.messages import Message, names, say, say_n
 from scorer.options import OptionSpec
 from scorer.pieces import Domino, Piece, parse_domino
 from scorer.sets import (
-    DOMINO_SETS,
     IN_THESE_MELDS,
     IN_THIS_MELD,
     ON_THE_TABLE,
@@ -286,13 +286,14 @@ class ReminoRules:
 
     # ---- pieces -----------------------------------------------------------------------------
 
-    def parse(self, text: str) -> Piece:
+    def parse(self, text: str) -> Domino:
         return parse_domino(text, max_pip=self.top)
 
     def is_joker(self, piece: Domino) -> bool:
         return piece in self.jokers
 
     def _dominoes(self, pieces: Sequence[Piece], where: Message) -> list[Domino]:
+        dominoes: list[Domino] = []
         for piece in pieces:
             if not isinstance(piece, Domino):
                 raise PieceError(
@@ -303,8 +304,9 @@ class ReminoRules:
                         game=GAME_TYPE.title,
                     )
                 )
+            dominoes.append(piece)
         check_available(pieces, self.universe, where)
-        return list(pieces)  # type: ignore[arg-type]
+        return dominoes
 
     def _split(self, pieces: Sequence[Domino]) -> tuple[list[Domino], int]:
         naturals = [p for p in pieces if not self.is_joker(p)]
@@ -377,9 +379,7 @@ class ReminoRules:
         players = read_players(hand, GAME_TYPE.title, *GAME_TYPE.players)
         winner = read_player(hand, "winner", players, optional=True)
         read_from_hand(hand)  # accepted, no effect (module docstring)
-        racks: dict[str, list[Domino]] = read_racks(  # type: ignore[assignment]
-            hand, players, winner, self.parse, self.universe
-        )
+        racks = read_racks(hand, players, winner, self.parse, self.universe)
         dealt = GAME_TYPE.hand_sizes[len(players)]
         limit = sum(self.universe.values()) - dealt * (len(players) - 1)
         for name in players:

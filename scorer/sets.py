@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from meldcam.vocabulary import CARD_RANKS as RANKS
+from meldcam.vocabulary import CARD_SUITS as SUITS
 from meldcam.vocabulary import DOMINO_SETS
+from meldcam.vocabulary import TILE_COLOURS as COLOURS
 from scorer.errors import HandError
 from scorer.messages import Message, names, say, say_n
-from scorer.pieces import COLOURS, RANKS, SUITS, Card, Domino, Joker, Piece, Tile
+from scorer.pieces import Card, Domino, Joker, Piece, Tile
 
 # where the pieces are, as check_available's messages say it
 IN_THIS_MELD = say("where.meld", "in this meld")

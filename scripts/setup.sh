@@ -3,6 +3,8 @@
 # project with its test and training extras, and the Debian packages the tests and the scene
 # generators use. With --runtime, only what serving needs: the project without extras (no torch,
 # ultralytics or playwright). Safe to run again; a second run only checks.
+# It prints only its own progress lines: what venv, pip, setuptools and apt say goes to
+# .venv/meldcam-setup.log (the last run that installed anything), which a failed step names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 level=full
@@ -10,16 +12,37 @@ if [ "${1:-}" = "--runtime" ]; then
     level=runtime
 fi
 PYTHON=${PYTHON:-python3}
+mkdir -p .venv
+log=$PWD/.venv/meldcam-setup.log
+logged=0
+
+# quietly WHAT COMMAND...: COMMAND's output into the log (begun afresh by a run's first step);
+# if it fails, the log is named and its last lines shown
+quietly() {
+    local what=$1
+    shift
+    if [ "$logged" = 0 ]; then
+        : >"$log"
+        logged=1
+    fi
+    echo "== $what: $*" >>"$log"
+    if ! "$@" >>"$log" 2>&1; then
+        echo "meldcam setup: $what failed; the whole output is in $log, ending:" >&2
+        tail -n 20 "$log" >&2
+        exit 1
+    fi
+}
+
 if [ ! -x .venv/bin/python ]; then
     echo "meldcam setup: creating .venv"
-    "$PYTHON" -m venv .venv
+    quietly "creating .venv" "$PYTHON" -m venv .venv
 fi
 stamp=.venv/.meldcam-setup
 want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
 have=$(cat "$stamp" 2>/dev/null || true)
 # a full set-up serves too; a runtime one does not test
 if [ "$have" != "$want full" ] && { [ "$level" = full ] || [ "$have" != "$want runtime" ]; }; then
-    echo "meldcam setup: installing packages ($level)"
+    echo "meldcam setup: installing packages ($level; pip's output goes to $log)"
     if [ "$level" = full ]; then
         # .venv comes to 6.8 GB, 5.3 GB of it PyTorch's CUDA build (the one here that pairs
         # with a torchvision), and pip unpacks beside it: say so before pip fails with
@@ -30,11 +53,11 @@ if [ "$have" != "$want full" ] && { [ "$level" = full ] || [ "$have" != "$want r
                 "about 9 GB (the runtime alone, --runtime, about 0.5 GB)" >&2
         fi
     fi
-    .venv/bin/python -m pip install --quiet --no-cache-dir --upgrade pip
+    quietly "upgrading pip" .venv/bin/python -m pip install --no-cache-dir --upgrade pip
     if [ "$level" = full ]; then
-        .venv/bin/python -m pip install --quiet --no-cache-dir -e ".[dev,train]"
+        quietly "installing packages" .venv/bin/python -m pip install --no-cache-dir -e ".[dev,train]"
     else
-        .venv/bin/python -m pip install --quiet --no-cache-dir -e .
+        quietly "installing packages" .venv/bin/python -m pip install --no-cache-dir -e .
     fi
     echo "$want $level" > "$stamp"
 fi
@@ -57,8 +80,9 @@ done
 if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "meldcam setup: installing$missing"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+        quietly "apt-get update" apt-get update -qq
+        quietly "installing Debian packages" env DEBIAN_FRONTEND=noninteractive \
+            apt-get install -y -qq $missing
     else
         echo "meldcam setup: please install these Debian packages:$missing" >&2
     fi

@@ -214,11 +214,12 @@ def augment(
 
 def smear(view: np.ndarray, length: int, angle: float) -> np.ndarray:
     """``view`` smeared over ``length`` px along ``angle`` degrees (motion blur)."""
-    kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2, :] = 1.0
+    line = np.zeros((length, length), np.float32)
+    line[length // 2, :] = 1.0
     centre = ((length - 1) / 2, (length - 1) / 2)
-    kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D(centre, angle, 1.0), (length, length))
-    return cv2.filter2D(view, -1, kernel / max(float(kernel.sum()), 1e-6))
+    kernel = cv2.warpAffine(line, cv2.getRotationMatrix2D(centre, angle, 1.0), (length, length))
+    normalised: np.ndarray = kernel / max(float(kernel.sum()), 1e-6)  # float32, as kernel
+    return cv2.filter2D(view, -1, normalised)
 
 
 def draw_quarter(rng: np.random.Generator) -> int:
@@ -529,7 +530,7 @@ def export_classifier(nets: list, path: Path, spec: ReaderSpec = TILE_SPEC) -> N
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         model,
-        torch.zeros(1, 3, spec.crop_size, spec.crop_size),
+        (torch.zeros(1, 3, spec.crop_size, spec.crop_size),),
         str(path),
         input_names=["crops"],
         output_names=spec.output_names,

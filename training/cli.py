@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from training.calibrate import SCENES
-from vision.api import KINDS, get_recogniser
+from vision.api import KINDS, Recogniser, get_recogniser
 from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
 
 
@@ -114,9 +114,9 @@ def run_eval(args: argparse.Namespace) -> int:
     try:
         find(args.data_dir, args.kind)  # the folder is checked before a model is loaded
         if args.set_name:  # a recogniser of its own, reading every photo for the set
-            from vision.pipeline import Recogniser
+            from vision.pipeline import Recogniser as SetRecogniser
 
-            recogniser = Recogniser(args.kind, set_name=args.set_name)
+            recogniser: Recogniser = SetRecogniser(args.kind, set_name=args.set_name)
         else:
             recogniser = get_recogniser(args.kind)
     except (EvalDataError, RecogniserUnavailable, UnknownSet) as error:

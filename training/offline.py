@@ -63,4 +63,5 @@ def _read_results_without_polars() -> None:
         except (OSError, ValueError, IndexError):
             return {}
 
-    BaseTrainer.read_results_csv = read_results_csv
+    # the patch this function is for (mypy refuses assignments to methods)
+    BaseTrainer.read_results_csv = read_results_csv  # type: ignore[method-assign]

@@ -48,6 +48,7 @@ def rebuild(onnx_path: Path):
     from ultralytics.nn.modules import Conv
     from ultralytics.nn.tasks import DetectionModel, OBBModel
 
+    model: DetectionModel  # an OBBModel is one
     if task == "obb":
         model = OBBModel("yolo26n-obb.yaml", nc=len(names), verbose=False)
     elif task == "detect":
@@ -75,7 +76,9 @@ def rebuild(onnx_path: Path):
                 )
             state[key].copy_(torch.from_numpy(value.copy()))
             used.add(key)
-        head = model.model[-1]
+        # ultralytics sets model (an nn.Sequential) and args from a helper function, so they are
+        # typed by torch's Module.__getattr__ (a Tensor or a Module)
+        head = model.model[-1]  # type: ignore[index]
         for branch in ("cv2", "cv3", "cv4"):
             copy = getattr(head, f"one2one_{branch}", None)
             if copy is not None:
@@ -84,7 +87,7 @@ def rebuild(onnx_path: Path):
     if unused:
         raise ValueError(f"{onnx_path}: weights the rebuilt model has no place for: {unused[:5]}")
     model.names = names
-    model.args = {"task": task, "imgsz": ast.literal_eval(meta["imgsz"])[0]}
+    model.args = {"task": task, "imgsz": ast.literal_eval(meta["imgsz"])[0]}  # type: ignore[assignment]
     return model
 
 
@@ -182,7 +185,8 @@ def raw_output(model, image: np.ndarray, batch_norms_training: bool = False) -> 
     import torch
 
     norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
-    saved = [(m.running_mean.clone(), m.running_var.clone()) for m in norms]
+    # a YOLO model's batch norms all track running statistics (torch types them "or None")
+    saved = [(m.running_mean.clone(), m.running_var.clone()) for m in norms]  # type: ignore[union-attr]
     head = model.model[-1]
     flags = head.end2end, head.export, head.format
     model.eval()
@@ -198,8 +202,8 @@ def raw_output(model, image: np.ndarray, batch_norms_training: bool = False) -> 
         if batch_norms_training:
             for norm, (mean, var) in zip(norms, saved, strict=True):
                 norm.eval()
-                norm.running_mean.copy_(mean)
-                norm.running_var.copy_(var)
+                norm.running_mean.copy_(mean)  # type: ignore[union-attr]  # tracked, as above
+                norm.running_var.copy_(var)  # type: ignore[union-attr]  # tracked, as above
     return (out[0] if isinstance(out, (list, tuple)) else out).numpy()
 
 

@@ -49,6 +49,7 @@ import argparse
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from training.machine import add_arguments as add_machine_arguments
 from training.machine import apply as apply_machine
@@ -628,7 +629,7 @@ def train_detector(recipe: KindRecipe, work: Path, out: Path, epochs: int, seed:
     (work / "runs").mkdir(parents=True, exist_ok=True)
     (work / "runs" / "init.txt").write_text(f"{start or 'yolo26n.yaml'}\n")
     print(f"detector: starting from {start or 'yolo26n.yaml'}")
-    extra: dict[str, object] = {}
+    extra: dict[str, Any] = {}  # train_and_export's own arguments
     if start is not None:  # fine-tune: a gentler start than from random weights
         extra = {"optimizer": "AdamW", "lr0": 0.002, "lrf": 0.1, "warmup_epochs": 0.5}
     _run_detector(
@@ -1143,10 +1144,11 @@ def reader_items(
     ``folders``: these scene sets instead of the reader looks; ``straddle_cover``: a box that
     takes no labelled piece (IoU < 0.5) while two each cover this share of it is a hard
     negative too (half of each of two touching pieces)."""
-    if folders is None and looks is None:
-        folders = [p.name for p in sorted(work.glob(READER_SYNTH + "*"))]
-    elif folders is None:
-        folders = [reader_folder(index) for index in looks]
+    if folders is None:
+        if looks is None:
+            folders = [p.name for p in sorted(work.glob(READER_SYNTH + "*"))]
+        else:
+            folders = [reader_folder(index) for index in looks]
     items = synth_items(work, split) if rounds else []
     for extra in ((R2_SYNTH, R3_SYNTH) if rounds else ()) + tuple(folders):
         if (work / extra / split).is_dir():
@@ -1168,7 +1170,10 @@ def reader_items(
     for image, pieces in items:
         boxes = np.array([box for _label, box in pieces], np.float32).reshape(-1, 4)
         negatives = []
-        found = finder.detect(cv2.imread(str(image)), passes)
+        bgr = cv2.imread(str(image))
+        if bgr is None:
+            raise ValueError(f"{image}: not an image")
+        found = finder.detect(bgr, passes)
         for det in sorted(found, key=lambda d: -d.score):
             overlap = _max_iou(det.box, boxes)
             if overlap < HARD_NEGATIVE_IOU or (

@@ -38,6 +38,7 @@ import multiprocessing
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -398,6 +399,8 @@ def build_obb_dataset(
                 write(split, f"{prefix}_{meta_path.stem}", meta_path.with_suffix(".jpg"), quads)
     for image, pieces in real:
         bgr = cv2.imread(str(image))
+        if bgr is None:
+            raise ValueError(f"{image}: not an image")
         quads = [real_quad(bgr, box) for _label, box in pieces]
         for k in range(real_copies):
             write("train", f"r_{image.stem}_{k}", image, quads)
@@ -495,7 +498,7 @@ def train_rack_detector(
     )
 
 
-def rotated_round(work: Path) -> dict[str, object]:
+def rotated_round(work: Path) -> dict[str, Any]:
     """The training arguments of a rotated-box round (tiles and dominoes): the backbone and
     neck from ``detector_r3``'s best detector in ``work``, AdamW at 0.001 decaying to a tenth, one
     epoch of warm-up, turns of up to 30 degrees (exact for rotated boxes)."""
@@ -667,6 +670,7 @@ def copy_second_reader(out: Path) -> None:
     from vision.pipeline import MODELS_DIR
 
     second = TILES.second_reader
+    assert second is not None  # the tiles have a second reader
     out.mkdir(parents=True, exist_ok=True)
     for name in (second.recogniser_file, second.detector_file):
         src, dst = MODELS_DIR / name, out / name

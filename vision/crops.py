@@ -43,8 +43,7 @@ def tile_angle(image: np.ndarray, bbox) -> float:
     matrix[0, 2] -= ox * s
     matrix[1, 2] -= oy * s
     patch = cv2.warpAffine(patch_src, matrix, (n, n), borderMode=cv2.BORDER_REPLICATE)
-    gray = patch.astype(np.float32)
-    gray = cv2.GaussianBlur(gray, (0, 0), 1.2)
+    gray = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), 1.2)
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     weight = (gx * gx + gy * gy) * _window(n)

@@ -28,6 +28,11 @@ def session_options(threads: int | None = None):
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # No arena of onnxruntime's own: each session's arena grows to its largest run and keeps
+    # it for good (a 2000-px photo's reading left the tile reader holding ~900 MB; 150 MB
+    # without, as fast within the noise of a shared machine: issue 70). Tensors come from
+    # malloc, which the server hands back after each photo (``webapp.photos``).
+    options.enable_cpu_mem_arena = False
     return options
 
 
@@ -203,8 +208,8 @@ class OnnxDetector:
         boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
         if len(boxes):
             xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], 1)
-            idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), conf, iou)
-            idx = np.array(idx, int).reshape(-1)
+            picked = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), conf, iou)
+            idx = np.array(picked, int).reshape(-1)
             boxes, scores, classes = boxes[idx], scores[idx], classes[idx]
         h, w = image_hw
         result = []

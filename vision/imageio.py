@@ -74,7 +74,7 @@ def load_image(source, channels: str = "rgb") -> LoadedImage:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            img = Image.open(io.BytesIO(data))
+            img: Image.Image = Image.open(io.BytesIO(data))  # exif_transpose: an Image
             width, height = img.size
             if width * height > MAX_PIXELS:
                 raise ImageError(

@@ -171,7 +171,7 @@ def upright_digit(crop: np.ndarray, lean: float) -> np.ndarray:
         return crop
     h, w = crop.shape[:2]
     pad = int(abs(lean) * h / 2) + 1
-    matrix = np.float32([[1, -lean, lean * h / 2 + pad], [0, 1, 0]])
+    matrix = np.array([[1, -lean, lean * h / 2 + pad], [0, 1, 0]], np.float32)
     return cv2.warpAffine(crop, matrix, (w + 2 * pad, h), borderMode=cv2.BORDER_REPLICATE)
 
 

@@ -50,6 +50,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
@@ -469,7 +470,9 @@ class Recogniser:
     def for_set(self, set_name: str | None) -> Recogniser:
         """The recogniser that reads ``set_name``: this one, or (a set with a reader of its
         own) one with that reader and this one's detector, made once."""
-        own = dict(self.settings.set_readers).get(set_name) if set_name else None
+        if not set_name:
+            return self
+        own = dict(self.settings.set_readers).get(set_name)
         if own is None:
             return self
         glyph_reader = self._glyph_reader() if own.glyphs is not None else None
@@ -523,7 +526,8 @@ class Recogniser:
         read by that set's reader, "set" naming it and "set_from" saying "untold"."""
         started = time.perf_counter()
         set_name = set_name or self.set_name
-        guessing = set_name == AUTO_SET and self.settings.set_guess is not None
+        set_guess = self.settings.set_guess if set_name == AUTO_SET else None
+        guessing = set_guess is not None
         allowed = self._check_set(set_name)  # None for AUTO_SET: no set yet
         if guessing and untold is not None:
             self._check_set(untold)  # an unknown set refused before any reading
@@ -536,10 +540,10 @@ class Recogniser:
         readings = self._detect_and_read(bgr, whole, self._reader_of(grey, inverted))
         reading = self  # the recogniser whose reader and thresholds the pieces have
         told = read_as = None
-        if guessing:
+        if set_guess is not None:  # guessing
             detections = [r.detection for r in readings]
             glyphs = self._read_glyphs(bgr, detections)
-            told = self.settings.set_guess.guess(glyphs) if readings else None
+            told = set_guess.guess(glyphs) if readings else None
             read_as = told or untold
             allowed = self._check_set(read_as)
             reading = self.for_set(read_as)
@@ -577,7 +581,8 @@ class Recogniser:
             return set_recogniser.read_boxes(image, boxes, channels, set_name)
         loaded = load_image(image, channels)
         detections = [
-            Detection(tuple(float(v) / loaded.scale for v in box), 1.0, 0) for box in boxes
+            Detection(cast("tuple[float, float, float, float]", corners), 1.0, 0)
+            for corners in (tuple(float(v) / loaded.scale for v in box) for box in boxes)
         ]
         grey = self._grey(loaded.bgr)
         bgr, _whole, inverted = self._faces(loaded.bgr)
@@ -624,7 +629,9 @@ class Recogniser:
         session = self._glyph_reader()
         if not detections:
             return np.zeros((0, 0), dtype=np.float32)
-        size = self.settings.set_guess.crop_size or reader_crop_size(session)
+        set_guess = self.settings.set_guess
+        assert set_guess is not None  # _glyph_reader opened its reader
+        size = set_guess.crop_size or reader_crop_size(session)
         crops = [cut_crop(bgr, d.box, size) for d in detections]
         return read_views(session, crops)[0].mean(axis=0)
 
@@ -671,11 +678,11 @@ class Recogniser:
             if s.drop_boxes is not None:
                 detections = s.drop_boxes(detections, bgr.shape[:2])
         h, w = bgr.shape[:2]
-        whole = s.whole_photo
-        if whole is not None and whole.applies(w, h):
-            box = Detection((0.0, 0.0, float(w), float(h)), whole.score, 0)
+        whole_photo = s.whole_photo
+        if whole_photo is not None and whole_photo.applies(w, h):
+            box = Detection((0.0, 0.0, float(w), float(h)), whole_photo.score, 0)
             reading = self._read(bgr, [box], reader)[0]
-            if reading.none < whole.none_below or not detections:
+            if reading.none < whole_photo.none_below or not detections:
                 return [reading]
         return self._read(bgr, detections, reader)
 
@@ -687,7 +694,7 @@ class Recogniser:
         reader = reader or self.reader
         readings = read_boxes(reader, bgr, detections, self.crop_size, self.settings.looks)
         if self._second is not None:
-            second = self.settings.second_reader
+            second = self._second.settings  # settings.second_reader
             readings = [
                 fuse(r, views, ink, second, self.settings.heads.first)
                 for r, (views, ink) in zip(readings, self._second.read(bgr, readings), strict=True)

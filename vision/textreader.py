@@ -162,8 +162,8 @@ class TextDetector:
         self.side, self.threshold = side, threshold
         self.box_threshold, self.unclip = box_threshold, unclip
 
-    def probability_map(self, bgr: np.ndarray) -> tuple[np.ndarray, float]:
-        """The detector's text probability per pixel of the shrunk photo, and its scale."""
+    def probability_map(self, bgr: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+        """The detector's text probability per pixel of the shrunk photo, and its scales (x, y)."""
         h, w = bgr.shape[:2]
         ratio = min(1.0, self.side / max(h, w))
         new_h = max(32, round(h * ratio / 32) * 32)
@@ -193,7 +193,7 @@ class TextDetector:
             # DB's unclip: the shrunk text kernel widened by area x ratio / perimeter
             grow = w * h * self.unclip / (2 * (w + h))
             small_rect = ((cx, cy), (w + 2 * grow, h + 2 * grow), angle)
-            corners = cv2.boxPoints(small_rect) / np.array([sx, sy], np.float32)
+            corners: np.ndarray = cv2.boxPoints(small_rect) / np.array([sx, sy], np.float32)
             rect = cv2.minAreaRect(corners)
             boxes.append(TextBox(rect, corners, score))
         return boxes

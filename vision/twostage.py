@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.crops import cut_crop, cut_quadrant, read_views, tile_angle
 from vision.detector import Detection, OnnxDetector, Placement
+
+if TYPE_CHECKING:  # vision.second imports this module
+    from vision.second import SecondReading
 
 
 @dataclass(frozen=True)
@@ -30,7 +34,7 @@ class Reading:
     # mean, each view's turn within its crop brought to the photo's frame (``_reading``).
     turns: np.ndarray | None = None
     # What a second reader read on the same piece (``vision.second.SecondReading``), once fused.
-    second_reading: object | None = None
+    second_reading: SecondReading | None = None
 
     @property
     def none(self) -> float:
@@ -382,7 +386,7 @@ def read_boxes(
     # surer reading kept with its box, which the looks below then cut.
     twinned = [i for i, d in enumerate(detections) if d.twin is not None]
     if twinned:
-        twins = [detections[i].twin for i in twinned]
+        twins = [d.twin for d in detections if d.twin is not None]  # in twinned's order
         once = replace(looks, turned=(), halves_below=None)
         detections, angles = list(detections), list(angles)
         for i, twin in zip(twinned, read_boxes(reader, bgr, twins, crop_size, once), strict=True):
@@ -626,7 +630,7 @@ def suppress_overlaps(detections: list[Detection], conf: float, iou: float) -> l
     if not detections:
         return []
     if all(d.rotated is not None for d in detections):
-        rects = [d.rotated for d in detections]
+        rects = [d.rotated for d in detections if d.rotated is not None]  # all of them
         keep = cv2.dnn.NMSBoxesRotated(rects, [d.score for d in detections], conf, iou)
         return [detections[i] for i in np.array(keep, int).reshape(-1)]
     xywh = [[d.box[0], d.box[1], d.box[2] - d.box[0], d.box[3] - d.box[1]] for d in detections]
