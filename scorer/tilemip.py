@@ -21,8 +21,6 @@ imported only here, so only hard positions pay for the imports.
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -30,8 +28,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from meldcam.vocabulary import TILE_COLOURS as COLOURS
 from scorer.numbertiles import JOKER, JOKER_PENALTY
-from scorer.pieces import COLOURS, NumberPiece, Tile
+from scorer.pieces import NumberPiece, Tile
 
 # variables per (colour, number), then per number, then the optional jokers laid
 _PER_TILE = ("a", "q", "w", "jr", "z", "r")
@@ -291,27 +290,18 @@ def solve(
     return relaxation.integral() or relaxation.branch_and_bound(deadline)
 
 
-_banner_shown = False
-
-
 def _new_highs() -> Any:
-    """A HiGHS instance; the first one of a process prints a banner on file 1 (stdout, where
-    ``meldcam hint`` prints JSON), so that file is pointed at /dev/null while it is made."""
-    global _banner_shown
-    import highspy
+    """A HiGHS instance that prints nothing, its output switched off before any other call.
 
-    if _banner_shown:
-        return highspy.Highs()
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 1)
-            highs = highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-    _banner_shown = True
+    highspy's ``Highs`` wrapper prints HiGHS' banner on stdout from its constructor (the first
+    call it makes, ``enableCallbacks``, logs it before any option can be set: ERGO-Code/HiGHS
+    #1702, #2749), where ``meldcam hint`` prints JSON; so the core class it wraps is made
+    directly (no callbacks are used here). Nothing redirects file 1: the web server's other
+    threads keep their output."""
+    from highspy._core import _Highs
+
+    highs = _Highs()
+    highs.setOptionValue("output_flag", False)
     return highs
 
 
@@ -335,7 +325,6 @@ def _program(model: _Layout, cost: Any, bound: Any, lower: Any, upper: Any) -> A
     program.a_matrix_.index_ = model.indices
     program.a_matrix_.value_ = model.values
     highs = _new_highs()
-    highs.setOptionValue("output_flag", False)
     highs.setOptionValue("threads", 1)
     highs.setOptionValue("mip_rel_gap", 0.0)
     highs.passModel(program)

@@ -133,3 +133,27 @@ def test_remino_hints_stop_at_their_budget():
     late = hint(rules, position, budget=0.0)
     assert not late.exact and late.placed == ()
     assert late.to_json()["note"]
+
+
+def test_the_solver_prints_nothing_and_leaves_stdout_alone():
+    """A fresh process (HiGHS' banner comes with a process's first solver) solves a position by
+    the program with file 1 never redirected (the web server's other threads write there) and
+    prints nothing on it."""
+    import subprocess
+    import sys
+
+    program = (
+        "import os\n"
+        "def refused(*args):\n"
+        "    raise AssertionError('file descriptors redirected')\n"
+        "os.dup2 = refused\n"
+        "from scorer.numbertiles import solve_number_tiles\n"
+        "from scorer.pieces import Tile\n"
+        "rack = [Tile('red', n) for n in range(1, 7)]\n"
+        "assert solve_number_tiles([], rack, 13, search_calls=0) is not None\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
