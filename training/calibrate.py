@@ -61,6 +61,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.pipeline import NEVER_SURE
+
 CALIBRATION_SEED = 20261201
 # Scenes rendered by default: tiles' scenes hold ~20 pieces, dominoes' and cards' ~8-10, and
 # certifying 99.5 % takes at least 598 sure pieces (all right) at a 95 % bound; more pieces
@@ -71,7 +73,7 @@ SCENES = {"tiles": 600, "dominoes": 2500, "cards": 2000}
 MAX_ERROR = 0.005  # of sure pieces, at most this share wrong
 BOUND_CONFIDENCE = 0.95  # ... by a one-sided Clopper-Pearson bound at this confidence
 MATCH_IOU = 0.5
-NOTHING_SURE = 1.01
+NOTHING_SURE = NEVER_SURE
 
 # Scene renderers per kind, "module:function" (``seed -> (BGR image, [(label, box), ...],
 # ...)``) or "module:function@N" (called with ``look=N``), used in turn.

@@ -74,6 +74,7 @@ from training.train_tiles import (
     write_data_yaml,
 )
 from vision import cards
+from vision.kinds import CARDS
 
 SEED = 20261130
 R2_SYNTH = "synth_r2"
@@ -606,8 +607,8 @@ RECIPES = {
                 DetectorRound(ALL_LOOKS_R2_ROUND, 0),
             ),
         ),
-        negative_tile_side=cards.TILE_SIDE,
-        negative_zoom_out=cards.ZOOM_OUT,
+        negative_tile_side=CARDS.passes.tile_side,
+        negative_zoom_out=CARDS.passes.zoom_out,
         negatives_per_scene=10,
     ),
 }

@@ -64,17 +64,6 @@ GLYPHS: tuple[str, ...] = (
 )
 
 
-def __getattr__(name: str):
-    """``TILE_SIDE`` and ``ZOOM_OUT``: the card detector's passes, which the training mines
-    hard negatives with (``training/train_pieces.py``); their one place is
-    ``vision.kinds.CARDS``."""
-    if name in ("TILE_SIDE", "ZOOM_OUT"):
-        from vision.kinds import CARDS
-
-        return CARDS.passes.tile_side if name == "TILE_SIDE" else CARDS.passes.zoom_out
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def letter_sets() -> tuple[tuple[str, frozenset[str]], ...]:
     """The cards' sets: a deck by the index letters it prints (``INDEX_LETTERS``: "en", "pl",
     "de", "fr"; and ``OTHER_LETTERS``, a deck told to print some other language's), each

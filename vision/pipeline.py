@@ -189,16 +189,27 @@ class FaintBoxes:
 # - "margin_confidence": the margin x detector score^(1/4), as "confidence" is the probability
 #   x that: the margin tells a reading torn between two labels, the detector term a confident
 #   reading of something the detector doubts is a piece at all.
+# A sure threshold no score reaches (scores are at most 1): nothing sure, where uncalibrated.
+NEVER_SURE = 1.01
+
+
+def confidence(probability: float, score: float) -> float:
+    """A reading's reported confidence: its probability times the detector's score tempered to
+    its fourth root (a confident reading of a box the detector doubts is still doubted, but a
+    faint box's score does not swamp a clear reading)."""
+    return probability * score**0.25
+
+
 FRAME_MARGIN = 2.0
 SURENESS: dict[str, Callable[[dict], float]] = {
     "probability": lambda piece: piece["_p"],
-    "confidence": lambda piece: piece["_p"] * piece["_score"] ** 0.25,
+    "confidence": lambda piece: confidence(piece["_p"], piece["_score"]),
     "margin": lambda piece: piece["_p"] - piece["_runner_up"],
-    "views": lambda piece: min(piece["_views"], default=piece["_p"]) * piece["_score"] ** 0.25,
+    "views": lambda piece: confidence(min(piece["_views"], default=piece["_p"]), piece["_score"]),
     "joint": lambda piece: piece["_p"] * piece["_score"],
     "framed": lambda piece: piece["_p"] * piece["_score"] * (piece["_edge"] > FRAME_MARGIN),
-    "margin_confidence": lambda piece: (
-        (piece["_p"] - piece["_runner_up"]) * piece["_score"] ** 0.25
+    "margin_confidence": lambda piece: confidence(
+        piece["_p"] - piece["_runner_up"], piece["_score"]
     ),
 }
 
@@ -228,7 +239,7 @@ class DarkFaces:
     # a light card filling the frame, whose dark pips the inverted pass boxes, is white round
     # them (dark scenes 10-110, felts 20-97, light close-ups 238-251; models/cards.md, "Scale").
     around: float = 0.5
-    sure_threshold: float = 1.01
+    sure_threshold: float = NEVER_SURE
     # The reader of a photo read inverted (None: the kind's).
     reader_file: str | None = None
 
@@ -245,7 +256,7 @@ class GreyPhotos:
     JPEGs, at least 26 on every real colour photo measured."""
 
     spread_below: float = 8.0
-    sure_threshold: float = 1.01
+    sure_threshold: float = NEVER_SURE
     # A reader that learned grey views too, reading such photos instead of the kind's own
     # (loaded on first use; None: the kind's). A set with a reader of its own (``SetReader``)
     # reads them with that one.
@@ -379,7 +390,7 @@ class KindSettings:
     group: Callable[[list[dict]], tuple[list[dict], list[list[int]]]] = _no_groups
     sure_score: str = "probability"  # a key of SURENESS
     # A piece is sure when its score is at least this; chosen by ``meldcam calibrate``.
-    sure_threshold: float = 1.01
+    sure_threshold: float = NEVER_SURE
     # Labels never flagged sure, whatever their score: what something else looks like too (a
     # blank double, the back of a domino); ``meldcam calibrate`` leaves them out.
     never_sure: frozenset[str] = frozenset()
@@ -721,7 +732,7 @@ class Recogniser:
             ranked = s.heads.rank(reading.first, reading.second)
             score = reading.detection.score
             floor = max(s.report_floor, floors.get(ranked[0][0], 0.0))
-            if ranked[0][1] * score**0.25 < floor and not keep:
+            if confidence(ranked[0][1], score) < floor and not keep:
                 continue
             faint = s.faint_boxes
             if faint and score < s.passes.score and ranked[0][1] < faint.read_floor and not keep:
@@ -835,7 +846,7 @@ def _relabel(piece: dict, ranked: list[tuple[str, float]]) -> None:
     and the private probability and runner-up the sure scores use."""
     label, p = ranked[0]
     piece["label"] = label
-    piece["confidence"] = round(p * piece["_score"] ** 0.25, 4)
+    piece["confidence"] = round(confidence(p, piece["_score"]), 4)
     others = ranked[1:]
     other = piece.get("_other")
     if other is not None and other != label:  # the other reader's reading comes first

@@ -165,13 +165,15 @@ def test_detector_passes_alone_find_what_the_recogniser_finds(cards):
     """The training mines hard negatives with ``DetectorPasses`` alone (no reader): it must
     see the boxes the recogniser's own passes see (whole photo, tiles, zoomed out)."""
     from datasets.cards_synth import render_scene
-    from vision.cards import TILE_SIDE, ZOOM_OUT
+    from vision.kinds import CARDS
     from vision.twostage import DetectorPasses
+
+    tile_side, zoom_out = CARDS.passes.tile_side, CARDS.passes.zoom_out
 
     photo = render_scene(3, size=(1400, 1050)).image
     passes = DetectorPasses(cards.detector)
-    alone = passes.detect(photo, Passes(0.25, zoom_out=ZOOM_OUT, tile_side=TILE_SIDE))
-    full = cards.passes.detect(photo, Passes(0.25, zoom_out=ZOOM_OUT, tile_side=TILE_SIDE))
+    alone = passes.detect(photo, Passes(0.25, zoom_out=zoom_out, tile_side=tile_side))
+    full = cards.passes.detect(photo, Passes(0.25, zoom_out=zoom_out, tile_side=tile_side))
     assert alone and [d.box for d in alone] == [d.box for d in full]
     whole = passes.detect(photo, Passes(0.25))
     assert len(whole) < len(alone)  # the tiles find small indices the whole photo misses
