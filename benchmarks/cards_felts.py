@@ -12,7 +12,7 @@ between runs):
 
 ``python -m benchmarks.cards_felts [--scenes 40] [--models DIR]`` prints ``meldcam eval
 --synthetic``'s figures for the first two and, for the bare felts, the cards read, the photos
-read as nothing and the cards flagged sure (models/cards.md, "Printed felts").
+read as nothing and the cards flagged sure (docs/experiments/cards.md, "Printed felts").
 """
 
 from __future__ import annotations

@@ -8,17 +8,17 @@ letters told from each photo (``set_name`` "auto", Gin's default: "told"; the la
 counts the scenes told right, told only to print other letters than English ("other"), told
 another set, and not told).
 
-``python -m benchmarks.cards_letters [--scenes 30] [--work DIR] [--models DIR] [--letters
-en,pl] [--dark] [--twins] [--seed N]`` renders the scenes (seed 20261202 + the set's place, in
+``python -m benchmarks.cards_letters [--scenes 30] [--work DIR] [--models DIR] [--letters en,pl]
+[--dark] [--twins] [--seed N]`` renders the scenes (seed 20261202 + the set's place, in
 datasets/generated/cards_letters; kept between runs) and prints ``meldcam eval --synthetic``'s
-figures per set and reading (models/cards.md, "Index letters"). ``--dark``: the same scenes with
-every deck's face dark, in light inks (a deck style the English reader never saw, the letters
-reader in a fifth of its look-6 decks). ``--twins``: each foreign set's scenes rendered again
-from the same seeds in English letters (the same cards and layouts; the letters' widths move
-the boxes a little, and with them which indices show enough to count) and read by the English
-reader, which learned those letters: the control beside which a set's figure, the French one
-above all (left out of the letters reader), measures what its letters cost (rows "en twin").
-``--seed`` renders other scenes (the first set's seed), in a folder of their own.
+figures per set and reading (docs/experiments/cards.md, "Index letters"). ``--dark``: the same
+scenes with every deck's face dark, in light inks (a deck style the English reader never saw,
+the letters reader in a fifth of its look-6 decks). ``--twins``: each foreign set's scenes
+rendered again from the same seeds in English letters (the same cards and layouts; the letters'
+widths move the boxes a little, and with them which indices show enough to count) and read by
+the English reader, which learned those letters: the control beside which a set's figure, the
+French one above all (left out of the letters reader), measures what its letters cost (rows "en
+twin"). ``--seed`` renders other scenes (the first set's seed), in a folder of their own.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ pipeline (or the model files of ``--models DIR``) and scored as ``meldcam eval``
 generator's usual double-twelve radius, at large pips (``BIG_PIPS``' top, look 5) and graded
 (``GRADED_PIPS``: halves of up to nine pips larger than 10-12's, look 6; a real colour-pip set's
 9 was read as 8). A reader that learned small pips only misreads the large ones without any
-photo noise to blame. Figures in models/dominoes.md ("Large pips").
+photo noise to blame. Figures in docs/experiments/dominoes.md ("Large pips").
 """
 
 from __future__ import annotations

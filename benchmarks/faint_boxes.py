@@ -4,7 +4,7 @@ photos: ``python -m benchmarks.faint_boxes dominoes ../shared/realdata/dev 0.2:0
 Each ``SCORE:READ_FLOOR`` is one variant (boxes scored from SCORE up to the detector's
 threshold, kept when read at least READ_FLOOR surely), measured beside the kind's shipped
 settings; a folder of generated scenes (``NAME.jpg`` + ``NAME.json`` with a seed) is measured as
-synthetic. models/dominoes.md, "Faint boxes", holds the figures."""
+synthetic. docs/experiments/dominoes.md, "Faint boxes", holds the figures."""
 
 from __future__ import annotations
 

@@ -196,7 +196,8 @@ class DeckStyle:
     crossed_q: bool = False
     # The 10 printed as many real decks print it: a plain I and a tall narrow O ("IO", as the
     # real `cd3_` deck's), the O this share of the font's O wide (0: the font's own 10); the
-    # first glyph reader took such a real 10 for a D (models/cards.md, "Telling the letters").
+    # first glyph reader took such a real 10 for a D (docs/experiments/cards.md, "Telling the
+    # letters").
     narrow_ten: float = 0.0
 
 

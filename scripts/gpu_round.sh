@@ -1,8 +1,8 @@
 #!/bin/bash
 # A detector round of training.train_pieces on a GPU machine lent by this workplace's `device`
-# tool, which copies the checkout there (models/dominoes.md, "A detector round on a GPU"). That
-# machine has PyTorch but no package index and maybe not this machine's fonts (the card scenes'
-# index lettering), so they travel in .device_carry (git-ignored):
+# tool, which copies the checkout there (docs/experiments/dominoes.md, "A detector round on a
+# GPU"). That machine has PyTorch but no package index and maybe not this machine's fonts (the
+# card scenes' index lettering), so they travel in .device_carry (git-ignored):
 #
 #   here:   scripts/gpu_round.sh pack
 #   there:  scripts/gpu_round.sh run KIND ROUND EPOCHS [more train_pieces arguments]
@@ -16,8 +16,8 @@
 # detector_obb_r7 16; scripts/gpu_round.sh run cards detector_all_looks 12. Leaving look 4 out
 # of the domino round: START=.device_carry/domino_detector_looks1-3.onnx scripts/gpu_round.sh
 # run dominoes detector_obb_r7 16 --scenes synth_r6=0 --scenes synth_r7=0.
-# (That one also ran on 2 CPU cores, its epochs fitted to a --deadline: models/dominoes.md,
-# "Leave-one-out".)
+# (That one also ran on 2 CPU cores, its epochs fitted to a --deadline:
+# docs/experiments/dominoes.md, "Leave-one-out".)
 # A card detector brought back runs in floats until quantised here: python -m training.quantise
 # --kind cards (models/cards.md, "Speed").
 set -u

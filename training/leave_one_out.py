@@ -8,7 +8,7 @@ which no set is of the printing kind ``--leave`` (``datasets.dominoes_synth.STYL
 ivory, coded (colour-coded pips), black, coloured bodies). Then it and the shipped reader read,
 through the shipped detector, held-back scenes whose every set is of that kind, and the real
 photos (``../shared/realdata/dev``; the ``dm3_`` sets have colour-coded pips). The table it
-prints goes to models/dominoes.md ("Leave-one-out").
+prints goes to docs/experiments/dominoes.md ("Leave-one-out").
 
 The detector is the shipped one, which saw every printing: this measures the reader, which is
 what tells the pips of a printing apart. Everything is written under

@@ -4,22 +4,24 @@ none (a number, a joker, no index), so that a photo's deck letters can be told f
 
 The card readers say which card an index is, not which letter it printed: a Polish W and an
 English J both read as a jack, and the two readers' readings of one photo differ too little to
-tell the deck (models/cards.md, "Index letters"). This small CNN (the readers' net, its first
-head the glyphs, its second the suit) learns the printed letter itself, on crops cut at the true
-corner boxes of look-6 scenes (``datasets.cards_synth``: look 5 with one language's letters a
-scene, a fifth of the decks dark), every letter set, French included: it only says which deck it
-sees; the letters reader that reads the cards still never saw French (its leave-one-out).
+tell the deck (docs/experiments/cards.md, "Index letters"). This small CNN (the readers' net,
+its first head the glyphs, its second the suit) learns the printed letter itself, on crops cut
+at the true corner boxes of look-6 scenes (``datasets.cards_synth``: look 5 with one language's
+letters a scene, a fifth of the decks dark), every letter set, French included: it only says
+which deck it sees; the letters reader that reads the cards still never saw French (its
+leave-one-out).
 
 ``python -m training.letter_glyphs --out models [--scenes 300] [--epochs 8] [--recipe g1]``
 renders the scenes (seed ``SEED`` + the set's place x 100,000; kept in
 ``datasets/generated/cards_glyphs``), cuts the crops, trains and writes
 ``card_letter_glyphs.onnx``; checkpoints each epoch (a run resumes). The shipped reader is "g1"
 (crops at the true index boxes); "g2" adds boxes as a detector draws them on real photos, where
-"g1" reads a real 10, or a club pip, as a D. Measured, not shipped: it read the real photos'
-10s as D more often, not less (models/cards.md, "Telling the letters"). "g3" is "g1" on the same
-scenes with half their decks printing the 10 as real decks' narrow "IO" (``NARROW_TENS``, the O
-0.3-0.6 of the font's O wide), the 10 "g1" read as a D on a real photo. Measured, not shipped:
-it read the real photos' 10s no better, and two boxes of a real English photo as French Vs.
+"g1" reads a real 10, or a club pip, as a D. Measured, not shipped: it read the real photos' 10s
+as D more often, not less (docs/experiments/cards.md, "Telling the letters"). "g3" is "g1" on
+the same scenes with half their decks printing the 10 as real decks' narrow "IO"
+(``NARROW_TENS``, the O 0.3-0.6 of the font's O wide), the 10 "g1" read as a D on a real photo.
+Measured, not shipped: it read the real photos' 10s no better, and two boxes of a real English
+photo as French Vs.
 """
 
 from __future__ import annotations

@@ -463,7 +463,7 @@ RECIPES = {
             # "d7": "d4" on those scenes and look 6's, graded pips (models/dominoes.md)
             ReaderFinetune("d7", D7_FOLDERS, shipped=False),
             # "d8": "d7" with rare dominoes sampled more, over "d4": the shipped reader
-            # (models/dominoes.md, "Large pips")
+            # (docs/experiments/dominoes.md, "Large pips")
             ReaderFinetune("d8", D7_FOLDERS),
         ),
         stages=Stages(
@@ -509,8 +509,8 @@ RECIPES = {
         det_export_imgsz=640,
         reader_finetunes=(
             # The first letters reader: look 6's index letters and looks 1-5 again, French left
-            # out, its letters never seen (models/cards.md, "Index letters"); from "c6", beside
-            # it; shipped until "c11".
+            # out, its letters never seen (docs/experiments/cards.md, "Index letters"); from
+            # "c6", beside it; shipped until "c11".
             ReaderFinetune(
                 "c7",
                 tuple(s.folder for s in CARD_FINETUNE_SETS),
@@ -518,17 +518,18 @@ RECIPES = {
                 leave="fr",
                 shipped=False,
             ),
-            # The English reader "c13" starts from (models/cards.md, "Crossed Q", "Stacked
+            # The English reader "c13" starts from (docs/experiments/cards.md, "Crossed Q", "Stacked
             # pips"): "c6" itself on decks printing the crossed Q, looks 1-5 again ("c8"), then
             # that on stacked pips and lone pips by an edge boxed as no card, looks 1-5 again
             # ("c9").
             ReaderFinetune("c8", (CROSSED_Q_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
             ReaderFinetune("c9", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
             # Then "c10": "c9" on the same scenes, views grey and blurred too, written beside it
-            # as the reader of photos without colour (models/cards.md, "Grey photos").
+            # as the reader of photos without colour (docs/experiments/cards.md, "Grey photos").
             ReaderFinetune("c10", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), cards.GREY_READER),
             # "c11", the letters reader (shipped for decks with other index letters than J Q K
-            # A): as "c7" made it, from "c10" (grey views too; models/cards.md, "Index letters").
+            # A): as "c7" made it, from "c10" (grey views too; docs/experiments/cards.md, "Index
+            # letters").
             ReaderFinetune(
                 "c11",
                 tuple(s.folder for s in CARD_FINETUNE_SETS),
@@ -537,15 +538,15 @@ RECIPES = {
                 start_onnx=cards.GREY_READER,
             ),
             # Measured, not shipped: "c9" on the same scenes, a fifth of the views smeared as
-            # by a hand that moved ("c12"; models/cards.md, "Photo conditions").
+            # by a hand that moved ("c12"; docs/experiments/cards.md, "Grey photos").
             ReaderFinetune("c12", (DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS), shipped=False),
             # The shipped English reader: "c9" on those scenes and printed casino felts, their
-            # letters, seat numbers and card pictures boxed as no card ("c13"; models/cards.md,
-            # "Printed felts").
+            # letters, seat numbers and card pictures boxed as no card ("c13";
+            # docs/experiments/cards.md, "Printed felts").
             ReaderFinetune("c13", (FELT_SYNTH, DECOYS_SYNTH, *CARD_LOOK_FINETUNE_FOLDERS)),
             # The reader of photos read inverted (dark decks): the letters reader "c11" on dark
             # decks inverted, on plain tables and on printed felts, and on its own scenes
-            # ("c14"; models/cards.md, "Dark faces").
+            # ("c14"; docs/experiments/cards.md, "Dark faces").
             ReaderFinetune(
                 "c14",
                 (
@@ -592,14 +593,14 @@ RECIPES = {
                 DetectorRound("detector_r3", 8),
                 # every look at 640 px from round 3, made for a GPU (--device 0 --batch 64
                 # --workers 12 --procs 16); shipped from a run whose --deadline fitted 11 epochs
-                # (models/cards.md, "A detector round on a GPU")
+                # (docs/experiments/cards.md, "A detector round on a GPU")
                 DetectorRound(ALL_LOOKS_ROUND, 11),
                 # Measured, not shipped: no better on look 6, a little worse on the real photos
                 # (models/cards.md); --stage finetune --round detector_r4 --epochs
                 # detector_r4=6 runs it.
                 DetectorRound(R4_ROUND, 0),
                 # Measured, not shipped: tight fans with looks 1-5 again, from round 3
-                # (models/cards.md, "Tight fans"); --stage finetune --round detector_fans
+                # (docs/experiments/cards.md, "Tight fans"); --stage finetune --round detector_fans
                 # --epochs detector_fans=3 runs it.
                 DetectorRound(FANS_ROUND, 0),
                 # detector_all_looks again on fresh scenes, for a GPU; --stage finetune --round

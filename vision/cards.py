@@ -49,11 +49,11 @@ from vision.pipeline import MODELS_DIR, Recogniser
 MERGE_SPAN = 12.0  # in index lengths (the index box's long side)
 MAX_CORNERS = 4  # indices of one card: two, or four in a four-index deck
 # The reader of decks whose courts and ace print other letters than J Q K A (the sets other
-# than "en" of ``letter_sets``); models/cards.md, "Index letters".
+# than "en" of ``letter_sets``); docs/experiments/cards.md, "Index letters".
 LETTERS_READER = "card_reader_letters.onnx"
 GREY_READER = "card_reader_grey.onnx"  # photos without colour (``GreyPhotos``)
-# The reader of a photo read inverted (a dark deck's, ``DarkFaces``): models/cards.md, "Dark
-# faces".
+# The reader of a photo read inverted (a dark deck's, ``DarkFaces``):
+# docs/experiments/cards.md, "Dark faces".
 DARK_READER = "card_reader_dark.onnx"
 # Which letter an index prints, to tell a deck's letters from a photo (``guess_letter_set``).
 GLYPH_READER = "card_letter_glyphs.onnx"
@@ -99,8 +99,8 @@ def _jack_glyphs() -> tuple[tuple[int, ...], ...]:
     whose probabilities weigh it. Only the jack's letters count: J, W, B, V, which no other rank
     prints in any deck (a deck named wrongly still reads right); every other rank shares the
     rest. Queens', kings' and aces' letters are left to the reader: the glyph reader learned
-    rendered fonts only, and reads a real deck's 10 as a D (models/cards.md, "Reading the
-    letters")."""
+    rendered fonts only, and reads a real deck's 10 as a D (docs/experiments/cards.md,
+    "Reading the letters")."""
     jack = tuple(dict.fromkeys(GLYPHS.index(letters["J"]) for letters in INDEX_LETTERS.values()))
     rest = tuple(i for i in range(len(GLYPHS)) if i not in jack)
     return tuple(jack if rank == "J" else rest for rank in (*CARD_RANKS, "joker"))

@@ -85,7 +85,8 @@ DOMINOES = KindSettings(
     # Score 0.35: chosen on synthetic validation for the shipped rotated-box detector. A second
     # pass on the photo shrunk 2x: real domino photos are mostly close-ups. Where a domino lies
     # 25 degrees or more off the photo's axes, the photo turned 45 degrees too: real thick
-    # dominoes near 45 degrees are boxed short or not at all (models/dominoes.md, "Turned").
+    # dominoes near 45 degrees are boxed short or not at all (docs/experiments/dominoes.md,
+    # "Turned").
     passes=Passes(score=0.35, zoom_out=2.0, diagonal_beyond=25.0),
     looks=Looks(
         # A box whose estimated angle is more than this off its axes is read square to the box
@@ -97,12 +98,12 @@ DOMINOES = KindSettings(
         # also read cut at the estimate: a box's angle can be wrong too (a lone domino at 45
         # degrees boxed at 21; a real one whose box and edges were 13 degrees apart, misread at
         # the box's angle). Chosen on synthetic validation (10 against 20: looks 1-3 each a
-        # little better; models/dominoes.md, "Settings chosen on synthetic validation").
+        # little better; docs/experiments/dominoes.md, "Settings chosen on synthetic validation").
         estimate_beyond=10.0,
         # A domino read less surely than this (its best half and best other half) is also read
         # half by half: a real ten whose four rows were pressed together was taken for a ring of
         # eight beside a nine (9-10 read 8-10), and reads 10 alone. On synthetic validation and
-        # held-back tests the same F1 (models/dominoes.md, "Large pips").
+        # held-back tests the same F1 (docs/experiments/dominoes.md, "Large pips").
         halves_below=0.6,
     ),
     # A photo of one domino: that domino when "none" < 0.2 (on synthetic single-domino crops
@@ -115,7 +116,7 @@ DOMINOES = KindSettings(
     report_floor=0.3,
     # One domino found by two passes on rotated boxes sharing more than half is one domino,
     # whatever each box reads (one place, one domino: the less sure reading is a misreading of
-    # it, often of a box cut short; models/dominoes.md, "Turned").
+    # it, often of a box cut short; docs/experiments/dominoes.md, "Turned").
     repeat_overlap=0.5,
     repeat_any_label=True,
     sets=dominoes.set_labels(),
@@ -138,21 +139,22 @@ DOMINOES = KindSettings(
 # Each letter set's sure threshold for its letters reader (``CARDS.set_readers``): `meldcam
 # calibrate --kind cards --set SET --scenes 600` (600 look-6 scenes of decks printing that set's
 # letters), checked on 300 fresh ones (`--seed 20261205 --scenes 300`), the higher of the two
-# seeds' (German's first, 0.81848, checked at 0.9949; models/cards.md, "Reading the letters").
+# seeds' (German's first, 0.81848, checked at 0.9949; docs/experiments/cards.md, "Reading the
+# letters").
 LETTER_SET_THRESHOLDS = {"pl": 0.8348, "de": 0.8399, "fr": 0.85318}
 
 
 def _letters_reader(sure_threshold: float) -> SetReader:
     """The reader of decks printing other index letters than English, whether an index prints
     a jack's letter weighed by the glyph reader too (the same for every set: each jack's letter
-    means a jack in any deck; models/cards.md, "Reading the letters")."""
+    means a jack in any deck; docs/experiments/cards.md, "Reading the letters")."""
     return SetReader(
         cards.LETTERS_READER,
         sure_threshold,
         sure_score="confidence",
         # where the glyph reader reads at least 0.8 surely: chosen on the letters benchmark's
         # 30 scenes a set, checked on 40 fresh ones; the jack's letters alone, as the real
-        # photos read as another deck's showed (models/cards.md, "Reading the letters")
+        # photos read as another deck's showed (docs/experiments/cards.md, "Reading the letters")
         glyphs=JoinedGlyphs(cards.JACK_GLYPHS, sure=0.8),
     )
 
@@ -176,18 +178,18 @@ CARDS = KindSettings(
     # pixels up to 1600 px on the long side (small indices), and the photo shrunk 2x (a
     # close-up's indices are larger than any learned). The whole photo turned a quarter too:
     # sideways indices (court cards lying sideways on the real photos) are found that way;
-    # chosen on rendered scenes and the real photos (models/cards.md, "A quarter turn").
+    # chosen on rendered scenes and the real photos (docs/experiments/cards.md, "A quarter turn").
     # The tiles cut only as fine as the whole pass's smaller indices need (18 px across), none
     # where that enlarges the photo less than 1.15 times, overlapping by twice its longest
     # index; the zoomed-out pass only where it boxes nothing or an index 40 px long: cheaper,
-    # and as well read (models/cards.md, "Passes sized from the whole photo").
+    # and as well read (docs/experiments/cards.md, "Passes sized from the whole photo").
     passes=Passes(
         score=0.25,
         zoom_out=2.0,
         tile_side=1600,
         quarter_turn=True,
         sized=SizedPasses(tile_px=18.0, zoom_px=40.0, least_gain=1.15, overlap_boxes=2.0),
-        zoom_further=4.0,  # one card filling the frame (models/cards.md, "Scale")
+        zoom_further=4.0,  # one card filling the frame (docs/experiments/cards.md, "Scale")
     ),
     looks=Looks(
         # An index box whose estimated angle is more than this off its axes is also read cut
@@ -209,16 +211,17 @@ CARDS = KindSettings(
     # the English reader's 0.86-0.87), sure by its own threshold: `meldcam calibrate --kind
     # cards --renderer training.calibrate:card_dark_scene@en --scenes 300 --seed S` (rendered
     # scenes whose every deck is dark; the higher of two seeds' thresholds, checked on two more
-    # seeds and certified by three pooled; with the quantised detector; models/cards.md, "Dark
-    # faces", "Speed").
+    # seeds and certified by three pooled; with the quantised detector;
+    # docs/experiments/cards.md, "Dark faces", "Speed").
     dark_faces=DarkFaces(reader_file=cards.DARK_READER, sure_threshold=0.7757),
     # Red and black tell suits apart: on a photo without colour no card is sure, and it is read
     # by a reader that learned grey views too ("c10"; the English reader "c9" took every red
-    # card for a black one there, and reads colour photos surer; models/cards.md, "Grey photos").
+    # card for a black one there, and reads colour photos surer; docs/experiments/cards.md,
+    # "Grey photos").
     grey_photos=GreyPhotos(reader_file=cards.GREY_READER),
     # The deck's index letters (a game option; none given: read as "en"). Decks printing other
-    # letters are read by a reader fine-tuned on them (models/cards.md, "Index letters"), sure
-    # by each set's own threshold (``LETTER_SET_THRESHOLDS``).
+    # letters are read by a reader fine-tuned on them (docs/experiments/cards.md, "Index
+    # letters"), sure by each set's own threshold (``LETTER_SET_THRESHOLDS``).
     sets=cards.letter_sets(),
     set_readers=(
         *((name, _letters_reader(threshold)) for name, threshold in LETTER_SET_THRESHOLDS.items()),
@@ -227,8 +230,8 @@ CARDS = KindSettings(
     ),
     # No letters given (``set_name`` "auto"): told from the letters the courts and aces print,
     # a glyph read at least 0.95 surely a vote; a deck whose queens' Ds show, but none of the
-    # letters that say which deck, is read as one printing other letters (models/cards.md,
-    # "Telling the letters").
+    # letters that say which deck, is read as one printing other letters
+    # (docs/experiments/cards.md, "Telling the letters").
     set_guess=SetGuess(
         cards.GLYPH_READER,
         partial(cards.guess_letter_set, sure=0.95, votes=1.0, margin=3.0, other=OTHER_LETTERS),

@@ -221,7 +221,7 @@ class DarkFaces:
     (``invert_lightness``, the hues kept). A photo is taken for one when the whole-photo pass
     on it inverted finds surer boxes (the sum of their scores) than on it as it is: on 25 real
     photos of light decks and 30 rendered scenes of dark ones, every photo was told right, the
-    two sums at least 3x apart (models/cards.md, "Dark faces"). Pieces read on an inverted
+    two sums at least 3x apart (docs/experiments/cards.md, "Dark faces"). Pieces read on an inverted
     photo are sure from ``sure_threshold`` (uncalibrated: never), by the kind's sure score;
     a set with a reader of its own reads them never sure."""
 
@@ -229,15 +229,17 @@ class DarkFaces:
     # median of their median grey at least ``light_boxes``), is light and not looked at
     # inverted (a tenth of the time saved on table photos). The sum alone no longer tells: the
     # detector's fourth round learned some dark decks and sums up to 12 on dark scenes, whose
-    # boxes' grey is 11-113 (light photos' 110-250; models/cards.md, "Dark faces"). Nor is a
-    # photo read inverted unless the inverted pass's boxes are dark (under ``light_boxes``) in
-    # the photo as it is: 12-109 on dark scenes, 254 on a burnt-out photo of a light deck.
+    # boxes' grey is 11-113 (light photos' 110-250; docs/experiments/cards.md, "Dark faces").
+    # Nor is a photo read inverted unless the inverted pass's boxes are dark (under
+    # ``light_boxes``) in the photo as it is: 12-109 on dark scenes, 254 on a burnt-out photo of
+    # a light deck.
     light_from: float = 4.0
     light_boxes: float = 150.0
     # ... and unless what those boxes lie on is dark too (the band round each, this many times
     # its short side wide, under ``light_boxes``): a dark deck's face round its indices, where
     # a light card filling the frame, whose dark pips the inverted pass boxes, is white round
-    # them (dark scenes 10-110, felts 20-97, light close-ups 238-251; models/cards.md, "Scale").
+    # them (dark scenes 10-110, felts 20-97, light close-ups 238-251;
+    # docs/experiments/cards.md, "Scale").
     around: float = 0.5
     sure_threshold: float = NEVER_SURE
     # The reader of a photo read inverted (None: the kind's).

@@ -154,7 +154,7 @@ def test_a_deck_with_its_own_letters_reads_grey_photos_with_its_own_reader(cards
 def test_a_german_decks_b_jacks_are_read_as_jacks(cards, layout, seed):
     """A German deck's jack prints B, which the letters reader alone reads as an 8; joined
     with the glyph reader's reading of the printed letter, the game naming the deck German
-    reads every card (models/cards.md, "Reading the letters")."""
+    reads every card (docs/experiments/cards.md, "Reading the letters")."""
     from dataclasses import replace
 
     from vision.pipeline import Recogniser
