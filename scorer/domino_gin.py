@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
+from meldcam.vocabulary import DOMINO_SETS
 from scorer.errors import HandError, PieceError
 from scorer.game import (
     GameType,
@@ -42,7 +43,6 @@ from scorer.messages import names as listed
 from scorer.options import OptionSpec
 from scorer.pieces import Domino, Piece, parse_domino
 from scorer.sets import (
-    DOMINO_SETS,
     IN_THE_TWO_HANDS,
     IN_THESE_MELDS,
     IN_THIS_MELD,
@@ -335,10 +335,11 @@ class DominoGinRules:
     hands_limit: int | None = None
     top: int = 6
 
-    def parse(self, text: str) -> Piece:
+    def parse(self, text: str) -> Domino:
         return parse_domino(text, max_pip=self.top)
 
     def _dominoes(self, pieces: Sequence[Piece], where: Message) -> list[Domino]:
+        dominoes: list[Domino] = []
         for piece in pieces:
             if not isinstance(piece, Domino):
                 raise PieceError(
@@ -349,8 +350,9 @@ class DominoGinRules:
                         game=GAME_TYPE.title,
                     )
                 )
+            dominoes.append(piece)
         check_available(pieces, self.universe, where)
-        return list(pieces)  # type: ignore[arg-type]
+        return dominoes
 
     def check_meld(self, pieces: Sequence[Piece]) -> MeldVerdict:
         tiles = self._dominoes(pieces, IN_THIS_MELD)
@@ -415,7 +417,7 @@ class DominoGinRules:
                         size=size,
                     )
                 )
-            hands[name] = tiles  # type: ignore[assignment]
+            hands[name] = tiles
         self._dominoes(hands[knocker] + hands[opponent], IN_THE_TWO_HANDS)
 
         knocker_hand = tuple(sorted(hands[knocker]))
@@ -446,6 +448,8 @@ class DominoGinRules:
                 {knocker: melds, opponent: defence.melds},
                 (),
                 (),
+                {knocker: knocker_hand, opponent: opponent_hand},
+                opponent,
             )
         # The knocker's best among equal deadwood: the layout that leaves the opponent most.
         scored = [(best_defence(a, opponent_hand), a) for a in options]
@@ -456,7 +460,17 @@ class DominoGinRules:
             outcome, winner, points = "knock", knocker, defence.deadwood - knock_value
         else:
             outcome, winner, points = "undercut", opponent, knock_value - defence.deadwood + BONUS
-        return self._result(outcome, winner, points, deadwood, shown, melds, defence.layoffs)
+        return self._result(
+            outcome,
+            winner,
+            points,
+            deadwood,
+            shown,
+            melds,
+            defence.layoffs,
+            {knocker: knocker_hand, opponent: opponent_hand},
+            opponent,
+        )
 
     def _result(
         self,
@@ -467,13 +481,26 @@ class DominoGinRules:
         melds: dict[str, tuple[Meld, ...]],
         knocker_melds: tuple[Meld, ...],
         layoffs: tuple[Layoff, ...],
+        hands: Mapping[str, Sequence[Domino]],
+        opponent: str,
     ) -> HandScore:
+        # each player's deadwood tiles: in no meld of their own and not laid off (issue 71: the
+        # page listed none); a layoff names its player, as Gin's do
+        unmatched = {name: deadwood_of(hands[name], ms) for name, ms in melds.items()}
+        for lay in layoffs:
+            unmatched[opponent].remove(lay.tile)
         details = {
             "melds": {name: [[t.name for t in m.tiles] for m in ms] for name, ms in melds.items()},
             "layoffs": [
-                {"piece": lay.tile.name, "onto": [t.name for t in knocker_melds[lay.meld].tiles]}
+                {
+                    "player": opponent,
+                    "piece": lay.tile.name,
+                    "cards": [lay.tile.name],
+                    "onto": [t.name for t in knocker_melds[lay.meld].tiles],
+                }
                 for lay in layoffs
             ],
+            "unmatched": {name: [t.name for t in tiles] for name, tiles in unmatched.items()},
         }
         deltas = {name: (points if name == winner else 0) for name in deadwood}
         return HandScore(outcome, winner, deltas, dict(deadwood), details)

@@ -13,9 +13,11 @@ Hostile input gets a 4xx, never a 500: bodies are bounded before they are parsed
 (``webapp.bounds``), writes take an ``Idempotency-Key`` (``webapp.idempotency``), clients are
 rate-limited (``webapp.throttle``: ``RATELIMIT_*``), photos are read in turn
 (``RECOGNISE_*`` in ``webapp.photos``) and those of no game deleted after
-``UNATTACHED_PHOTO_HOURS``. ``HTTPS = True`` (``meldcam serve --https``) marks the
-session cookie ``Secure``; so does any request that arrived over HTTPS (directly, or through a
-proxy that ``meldcam serve --proxy`` trusts).
+``UNATTACHED_PHOTO_HOURS``. Links name the server's own address, never a ``Host`` a request
+made up (``webapp.hosts``: ``PUBLIC_URL``, ``ALLOWED_HOSTS``, set by ``meldcam serve``), and
+the tokens kept in the session cookie are sealed (``webapp.sealing``). ``HTTPS = True``
+(``meldcam serve --https``) marks the session cookie ``Secure``; so does any request that
+arrived over HTTPS (directly, or through a proxy that ``meldcam serve --proxy`` trusts).
 """
 
 from __future__ import annotations
@@ -112,11 +114,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["PREFERRED_URL_SCHEME"] = "https"
     app.session_interface = SessionInterface()
 
-    from webapp import api, live, pages, photos
+    from webapp import api, clubs, live, pages, photos
     from webapp.db import init_db
     from webapp.events import init_events
+    from webapp.hosts import init_hosts
     from webapp.throttle import init_throttle
 
+    # app.json is Flask's DefaultJSONProvider, typed as the JSONProvider base without sort_keys
     app.json.sort_keys = False  # type: ignore[attr-defined]
     init_i18n(app)
     init_db(app)
@@ -124,8 +128,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_blueprint(live.bp)
+    app.register_blueprint(clubs.bp)
     init_events(app)
     init_throttle(app)
+    init_hosts(app)
 
     @app.after_request
     def security_headers(response: Response) -> Response:

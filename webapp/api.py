@@ -9,6 +9,7 @@ CORS, which this app never grants). Writes take an ``Idempotency-Key`` header (s
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +28,7 @@ from sqlalchemy.orm import Session
 from meldcam.vocabulary import AUTO_SET, KINDS
 from scorer import api as scorer_api
 from scorer.errors import MeldcamError
-from webapp import bounds, idempotency, matches, photos, workers
+from webapp import bounds, clubs, idempotency, matches, photos, workers
 from webapp.db import Game, reading, transaction
 from webapp.i18n import error_json, lazy_gettext, localise
 from webapp.idempotency import Answer
@@ -144,9 +145,7 @@ def _bounded(value: Any) -> Any:
     return value
 
 
-@bp.post("/recognise")
-def recognise() -> tuple[Response, int]:
-    """Read a photo; with ``game`` (a game's id), dominoes are read for that game's set."""
+def _upload_kind() -> str:
     kind = request.form.get("kind", "")
     if kind not in KINDS:
         raise ApiError(
@@ -157,12 +156,18 @@ def recognise() -> tuple[Response, int]:
             ),
             400,
         )
+    return kind
+
+
+def _read_upload(kind: str, game_id: str | None) -> tuple[photos.CheckedPhoto, dict[str, Any]]:
+    """The uploaded photo (or live frame), checked and read in its turn at the photo reader
+    (a full queue is a 503), for ``game_id``'s set where there is one; nothing is stored."""
     upload = request.files.get("photo")
     if upload is None:
         raise ApiError(lazy_gettext("attach the photo as the multipart field 'photo'"), 400)
     with photos.turn():  # one photo decoded and read at a time; a full queue is a 503
+        g.read_started = time.perf_counter()  # its turn came (a live frame reports its time)
         checked = photos.check_photo(upload.read())
-        game_id = request.form.get("game") or None
         # A photo of no game (a disputed meld) is read for the deck its letters show, as a
         # game's are by default: an English deck's reading is unchanged where none is told.
         set_name = photos.set_name_of(kind, None)
@@ -174,6 +179,15 @@ def recognise() -> tuple[Response, int]:
                 if set_name == AUTO_SET:  # what the game's earlier photos were told
                     game_set = photos.game_told_set(session, game_id, kind)
         result = photos.recognise_for_game(kind, checked, set_name, game_set)
+    return checked, result
+
+
+@bp.post("/recognise")
+def recognise() -> tuple[Response, int]:
+    """Read a photo; with ``game`` (a game's id), dominoes are read for that game's set."""
+    kind = _upload_kind()
+    game_id = request.form.get("game") or None
+    checked, result = _read_upload(kind, game_id)
     with transaction() as session:
         if game_id is not None and not _may_edit(matches.get_game(session, game_id)):
             game_id = None  # a viewer's photo is kept, but not attached to the game
@@ -193,6 +207,29 @@ def recognise() -> tuple[Response, int]:
         "height": checked.height,
     }
     return jsonify(result), 200
+
+
+@bp.post("/frames")
+def frame() -> tuple[Response, int]:
+    """Read one frame of a phone's live camera view (issue 67): as ``/api/recognise`` reads a
+    photo (the same checks and bounds, in its turn at the same reader, a busy one a 503 with
+    ``Retry-After``), but the frame is never stored, neither on disk nor in the database: the
+    answer carries the reading and the frame's size only. A frozen frame is then sent to
+    ``/api/recognise`` as a photo, as one taken today."""
+    kind = _upload_kind()
+    started = time.perf_counter()
+    checked, result = _read_upload(kind, request.form.get("game") or None)
+    done = time.perf_counter()
+    result["frame"] = {
+        "width": checked.width,
+        "height": checked.height,
+        # checked and read, once its turn came; and with the wait for its turn
+        "server_ms": round((done - g.read_started) * 1000, 1),
+        "total_ms": round((done - started) * 1000, 1),
+    }
+    response = jsonify(result)
+    response.headers["Cache-Control"] = "no-store"
+    return response, 200
 
 
 @bp.get("/photos/<photo_id>")
@@ -282,25 +319,36 @@ def _links(game_id: str, edit_token: str) -> dict[str, str]:
     }
 
 
+# a new game's fields, with their defaults (... : required)
+FIELDS: tuple[tuple[str, Any], ...] = (("game", ...), ("options", None), ("players", ...))
+
+
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
+    """A new game; with ``"club": id`` (and the club's edit token in ``X-Club-Token``), a match
+    of that club whose players are named from its list (``webapp.clubs.start_match``)."""
     body = json_object()
     key = idempotency.header_key()
     tokens: list[str] = []
 
     def work(session: Session, stored_key: str | None) -> Answer:
-        created = matches.create_game(
-            session,
-            _field(body, "game"),
-            _field(body, "options", None),
-            _field(body, "players"),
-            edit_token=idempotency.derived_token(stored_key) if stored_key else None,
-        )
+        edit_token = idempotency.derived_token(stored_key) if stored_key else None
+        game, options, players = (_field(body, n, d) for n, d in FIELDS)
+        if body.get("club") is not None:  # a match of a club: its players, its edit token
+            club = clubs.get_club(session, body["club"])
+            clubs.require_edit(club)
+            created = clubs.start_match(session, club, game, options, players, edit_token)
+        else:
+            created = matches.create_game(session, game, options, players, edit_token)
         tokens.append(created.edit_token)
         session.flush()
-        return Answer(201, matches.game_json(matches.get_game(session, created.game_id)))
+        answer = matches.game_json(matches.get_game(session, created.game_id))
+        if body.get("club") is not None:
+            answer["club"] = body["club"]
+        return Answer(201, answer)
 
-    answer = idempotency.run(key, _sent(), work)
+    club_token = request.headers.get(clubs.TOKEN_HEADER, "")
+    answer = idempotency.run(key, idempotency.fingerprint(_sent(), club_token), work)
     # the token is never stored: a replay makes it again from the key
     token = tokens[0] if tokens else idempotency.derived_token(idempotency.scoped(str(key)))
     result = dict(answer.body or {})

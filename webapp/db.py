@@ -227,6 +227,84 @@ class WriteRecord(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
 
 
+class Club(Base):
+    """A named group whose players meet across matches (``webapp.clubs``). ``id`` is the read
+    link; the edit token is stored only as a hash, as a game's."""
+
+    __tablename__ = "clubs"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    edit_token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    players: Mapped[list[ClubPlayer]] = relationship(
+        back_populates="club", order_by="ClubPlayer.id", cascade="all, delete-orphan"
+    )
+
+
+class ClubPlayer(Base):
+    """A club's player: the same person in every match of the club. ``name_key`` (the name
+    folded as ``matches.name_key`` folds it) is unique in the club: Ana and ANA are one."""
+
+    __tablename__ = "club_players"
+    __table_args__ = (UniqueConstraint("club_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    club: Mapped[Club] = relationship(back_populates="players")
+
+
+class ClubGame(Base):
+    """A match played in a club (a match belongs to one club or none)."""
+
+    __tablename__ = "club_games"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+
+
+class ClubSeat(Base):
+    """Who of the club sat in a club match's seat."""
+
+    __tablename__ = "club_seats"
+    __table_args__ = (PrimaryKeyConstraint("game_id", "seat"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("club_games.game_id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    club_player_id: Mapped[int] = mapped_column(
+        ForeignKey("club_players.id", ondelete="CASCADE"), index=True
+    )
+
+
+class ClubSeatLine(Base):
+    """One seat's hands of one club match, added up (``scorer.records.MatchLine``): rewritten
+    from the match's stored hands in the transaction that saves, edits or undoes one of them
+    (``webapp.clubs.note_match``), so a club's statistics read a row per match and seat instead
+    of every hand's JSON, and are never behind the hands."""
+
+    __tablename__ = "club_seat_lines"
+    __table_args__ = (PrimaryKeyConstraint("game_id", "seat"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("club_games.game_id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    hands: Mapped[int] = mapped_column(Integer)
+    hands_won: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    points_plus: Mapped[int] = mapped_column(Integer)
+    plus_hands: Mapped[int] = mapped_column(Integer)
+    points_minus: Mapped[int] = mapped_column(Integer)
+    minus_hands: Mapped[int] = mapped_column(Integer)
+    best_hand: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    worst_hand: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    caught: Mapped[int] = mapped_column(Integer)
+    caught_of: Mapped[int] = mapped_column(Integer)
+
+
 # execution option of a connection whose transaction will write (``transaction``): on SQLite it
 # begins with the write lock; other databases ignore it
 WRITES = "meldcam_writes"

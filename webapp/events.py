@@ -13,10 +13,15 @@ while it waits). A stream holds a server thread while it is open (waitress answe
 request on one thread), so at most ``EVENT_STREAMS`` are open at once per process (and
 ``EVENT_STREAMS_PER_CLIENT`` per client address) and ``meldcam serve`` adds that many threads
 to those for other requests; past a cap a stream is refused with 503 and ``Retry-After`` (the
-page tries again). A stream sends a comment every
-``EVENTS_HEARTBEAT_S`` (a phone that went away frees its thread at the next one) and ends after
-``EVENTS_STREAM_S``; the browser's EventSource reconnects by itself with ``Last-Event-ID``
-(or the page with ``?since=``), and the events it missed come first.
+page tries again). A client that hangs up frees its place and thread at once: waitress keeps
+reading a stream's connection (``channel_request_lookahead``, set by ``meldcam serve``) and so
+sees it close, and the hub checks each open stream's ``waitress.client_disconnected`` at every
+poll and wakes the streams whose client is gone (before, a place stayed taken until the next
+heartbeat: 600 connect-and-hang-up requests kept a phone out for 13 s). A stream sends a
+comment every ``EVENTS_HEARTBEAT_S`` (under a server that cannot tell a hang-up, a phone that
+went away frees its thread at the next one) and ends after ``EVENTS_STREAM_S``; the browser's
+EventSource reconnects by itself with ``Last-Event-ID`` (or the page with ``?since=``), and the
+events it missed come first.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -106,6 +111,8 @@ class Hub:
         self.slots = int(app.config["EVENT_STREAMS"])
         self.per_client = int(app.config["EVENT_STREAMS_PER_CLIENT"])
         self.open: Counter[str] = Counter()  # open streams per client address
+        # per watched game, its open streams' "has the client hung up?" (waitress's)
+        self.hangups: dict[str, list[Callable[[], bool]]] = {}
         self.polls = 0  # how many times the database was asked (the load benchmark reads it)
         self.stopped = threading.Event()
 
@@ -133,10 +140,14 @@ class Hub:
                 del self.open[client]
 
     @contextmanager
-    def watching(self, game_id: str) -> Iterator[None]:
+    def watching(self, game_id: str, gone: Callable[[], bool] | None = None) -> Iterator[None]:
+        """Watch ``game_id`` for a stream; ``gone`` (waitress's ``client_disconnected``), when
+        given, is checked at each poll: a stream whose client hung up is woken at once."""
         with self.lock:
             self.watched[game_id] += 1
             self.changed.setdefault(game_id, threading.Condition(self.lock))
+            if gone is not None:
+                self.hangups.setdefault(game_id, []).append(gone)
             if not self.stopped.is_set() and (self.thread is None or not self.thread.is_alive()):
                 self.thread = threading.Thread(target=self._run, name="meldcam-events", daemon=True)
                 self.thread.start()
@@ -144,29 +155,47 @@ class Hub:
             yield
         finally:
             with self.lock:
+                if gone is not None:
+                    self.hangups[game_id].remove(gone)
+                    if not self.hangups[game_id]:
+                        del self.hangups[game_id]
                 self.watched[game_id] -= 1
                 if self.watched[game_id] <= 0:
                     del self.watched[game_id]
                     del self.changed[game_id]
                     self.versions.pop(game_id, None)
 
-    def wait(self, game_id: str, after: int, timeout: float) -> int:
-        """Block until ``game_id`` is past version ``after`` or ``timeout`` passes; the newest
-        version known."""
+    def wait(
+        self, game_id: str, after: int, timeout: float, gone: Callable[[], bool] | None = None
+    ) -> int:
+        """Block until ``game_id`` is past version ``after``, ``timeout`` passes or ``gone()``
+        (the client hung up); the newest version known."""
         with self.lock:
             changed = self.changed.get(game_id)
             if changed is not None:  # watched: the caller is inside ``watching(game_id)``
                 changed.wait_for(
-                    lambda: self.stopped.is_set() or self.versions.get(game_id, 0) > after,
+                    lambda: (
+                        self.stopped.is_set()
+                        or self.versions.get(game_id, 0) > after
+                        or (gone is not None and gone())
+                    ),
                     timeout,
                 )
             return self.versions.get(game_id, 0)
+
+    def _wake_hung_up(self) -> None:
+        """Wake the streams of the games where a client hung up (they end and free their
+        place); called with ``lock`` held."""
+        for game_id, checks in self.hangups.items():
+            if any(check() for check in checks):
+                self.changed[game_id].notify_all()
 
     def _run(self) -> None:
         poll = float(self.app.config["EVENTS_POLL_S"])
         idle_since = time.monotonic()
         while not self.stopped.wait(poll):
             with self.lock:
+                self._wake_hung_up()
                 games = list(self.watched)
                 if not games:
                     if time.monotonic() - idle_since > IDLE_STOP_S:
@@ -214,16 +243,20 @@ def hub_of(app: Flask) -> Hub:
     return hub
 
 
-def stream(app: Flask, game_id: str, after: int) -> Iterator[str]:
+def stream(
+    app: Flask, game_id: str, after: int, gone: Callable[[], bool] | None = None
+) -> Iterator[str]:
     """The event stream of ``game_id`` from version ``after`` on: the missed events first, then
-    each change as the hub sees it, a heartbeat comment when quiet, until ``EVENTS_STREAM_S``."""
+    each change as the hub sees it, a heartbeat comment when quiet, until ``EVENTS_STREAM_S``
+    or, sooner, until ``gone()`` says the client hung up (the hub checks it at each poll)."""
     hub = hub_of(app)
+    hung_up = gone or (lambda: False)
     heartbeat = float(app.config["EVENTS_HEARTBEAT_S"])
     deadline = time.monotonic() + float(app.config["EVENTS_STREAM_S"])
     # the padding lets a proxy or browser that buffers the first bytes pass the stream on at once
     yield f"retry: {RETRY_MS}\n: {' ' * 2048}\n\n"
-    with hub.watching(game_id):
-        while True:
+    with hub.watching(game_id, gone):
+        while not hung_up():
             with reading(app) as session:
                 missed = events_after(session, game_id, after)
             for event in missed:
@@ -234,5 +267,6 @@ def stream(app: Flask, game_id: str, after: int) -> Iterator[str]:
             left = deadline - time.monotonic()
             if left <= 0 or hub.stopped.is_set():
                 return
-            if hub.wait(game_id, after, min(heartbeat, left)) <= after and not hub.stopped.is_set():
+            newest = hub.wait(game_id, after, min(heartbeat, left), gone)
+            if newest <= after and not hub.stopped.is_set() and not hung_up():
                 yield ": still here\n\n"

@@ -18,10 +18,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 from urllib.parse import urlencode
 
-from babel.support import Translations
+from babel.support import NullTranslations, Translations
 from flask import Flask, Response, current_app, request
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel.speaklater import LazyString
@@ -100,7 +100,7 @@ def switcher_links() -> list[dict[str, Any]]:
 
 # -- texts: English and the requested language ------------------------------------------------
 
-Text = str | LazyString | Message
+Text: TypeAlias = str | LazyString | Message
 
 
 def localise(text: Text | Exception) -> str:
@@ -129,10 +129,11 @@ def error_json(text: Text | Exception, clip: Callable[[str], str]) -> dict[str, 
 # -- the page scripts' texts -------------------------------------------------------------------
 
 
-def _js_translations(language: str) -> Translations:
-    cache: dict[str, Translations] = current_app.extensions.setdefault("meldcam_js", {})
+def _js_translations(language: str) -> NullTranslations:
+    """The language's ``js`` catalog; with none there, a NullTranslations (English as it is)."""
+    cache: dict[str, NullTranslations] = current_app.extensions.setdefault("meldcam_js", {})
     if language not in cache:
-        found: Translations = Translations.load(str(_translations_dir()), [language], domain="js")
+        found = Translations.load(str(_translations_dir()), [language], domain="js")
         cache[language] = found
     return cache[language]
 

@@ -34,6 +34,9 @@ def extract_catalogue(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, str, Any, list[str]]]:
     """The file's own messages (as the Python extractor reads them), then the catalogue's."""
-    yield from extract_python(fileobj, keywords, comment_tags, options)
+    # babel 2.19 annotates extract_python with extract()'s tuples (lineno, message, comments,
+    # context); it yields an extraction method's (lineno, funcname, message, comments), as its
+    # docstring says and as babel's extract() reads them
+    yield from extract_python(fileobj, keywords, comment_tags, options)  # type: ignore[misc]
     for text, where in catalogue_texts():
         yield 1, "gettext", text, [where]

@@ -35,6 +35,7 @@ from flask import (
 )
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import BadRequest, Forbidden
+from werkzeug.wrappers import Response as WerkzeugResponse
 from werkzeug.wsgi import ClosingIterator
 
 from scorer.errors import MeldcamError
@@ -120,8 +121,16 @@ def game_events(game_id: str) -> Any:
         response = jsonify(error_json(busy, bounds.clip))
         response.headers["Retry-After"] = str(STREAMS_FULL_RETRY_S)
         return response, 503
+    # flask types current_app as the app itself, not as the proxy it is; the stream, run after
+    # this request has ended, needs the app behind the proxy
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    body = ClosingIterator(events.stream(app, game_id, after), [lambda: hub.leave(client)])
+    # waitress says when the client hung up (``meldcam serve`` has it watch for that): the
+    # stream then ends and frees its place at once, not at its next heartbeat
+    gone = request.environ.get("waitress.client_disconnected")
+    # werkzeug types ClosingIterator's items as bytes; it passes them on as they are, and the
+    # Response encodes the stream's str chunks
+    stream = events.stream(app, game_id, after, gone)
+    body = ClosingIterator(stream, [lambda: hub.leave(client)])  # type: ignore[arg-type]
     return Response(
         body,
         mimetype="text/event-stream",
@@ -214,7 +223,7 @@ def join(game_id: str, token: str) -> Response:
 
 
 @bp.post("/g/<game_id>/seats/<int:seat>/revoke")
-def revoke_page(game_id: str, seat: int) -> Response:
+def revoke_page(game_id: str, seat: int) -> WerkzeugResponse:  # what flask.redirect declares
     pages.check_csrf()
 
     def work(db: Session, _stored_key: str | None) -> Answer:

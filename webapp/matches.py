@@ -31,11 +31,12 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session, object_session
 
 from meldcam.vocabulary import RECOGNISER_KINDS
+from meldcam.vocabulary import TILE_COLOURS as COLOURS
 from scorer import api as scorer_api
 from scorer.errors import HandError, MeldcamError, OptionError
 from scorer.game import Rules
 from scorer.games import GAME_MODULES, game_title, game_type, make_rules
-from scorer.pieces import COLOURS, Card, CardJoker, Domino, Joker, Piece, Tile
+from scorer.pieces import Card, CardJoker, Domino, Joker, Piece, Tile
 from scorer.tally import MatchState, tally
 from webapp import events
 from webapp.bounds import quote
@@ -345,6 +346,13 @@ def score_hand(game: str, options: Any, hand: Any) -> dict[str, Any]:
         ) from error
 
 
+def _note_club_match(session: Session, record: Game) -> None:
+    """A club match's hands added up again for its club (``webapp.clubs.note_match``)."""
+    from webapp import clubs  # clubs builds on this module
+
+    clubs.note_match(session, record)
+
+
 def add_hand(session: Session, record: Game, hand: Any) -> Hand:
     normalised, result = score_for(record, hand)
     deltas = _deltas(result, player_names(record))
@@ -353,6 +361,7 @@ def add_hand(session: Session, record: Game, hand: Any) -> Hand:
     saved = Hand(number=number, hand=normalised, result=result, deltas=deltas)
     record.hands.append(saved)
     session.flush()
+    _note_club_match(session, record)
     # the racks the players' phones sent for this hand are in it now
     session.execute(
         delete(SeatRack).where(SeatRack.game_id == record.id, SeatRack.hand_number == number)
@@ -372,6 +381,7 @@ def edit_hand(session: Session, record: Game, number: int, hand: Any) -> Hand:
     existing.deltas = deltas
     existing.updated_at = datetime.now(UTC)
     session.flush()
+    _note_club_match(session, record)
     events.record(session, record.id, "hand-edited", hand=number)
     return existing
 
@@ -383,6 +393,7 @@ def undo_last_hand(session: Session, record: Game) -> int:
     record.hands.remove(last)
     session.delete(last)
     session.flush()
+    _note_club_match(session, record)
     events.record(session, record.id, "hand-undone", hand=last.number)
     return last.number
 

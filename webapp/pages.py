@@ -28,7 +28,7 @@ from werkzeug.exceptions import BadRequest, Forbidden
 
 from scorer.errors import MeldcamError
 from scorer.games import GAME_MODULES, game_type
-from webapp import boards, bounds, idempotency, matches, seats
+from webapp import boards, bounds, clubs, idempotency, matches, sealing, seats
 from webapp.db import Game, reading
 from webapp.i18n import lazy_gettext, localise, localised_catalogue, localised_title
 from webapp.idempotency import Answer
@@ -100,8 +100,12 @@ def _bad_input(error: MeldcamError) -> tuple[str, int]:
 
 
 def _edit_tokens() -> dict[str, str]:
-    tokens = session.get("edit")
-    return dict(tokens) if isinstance(tokens, dict) else {}
+    """The edit tokens this browser holds, by game: kept sealed in the session cookie, which
+    is signed but readable (``webapp.sealing``)."""
+    tokens, plain = sealing.sealed_tokens(session.get("edit"), "edit")
+    if plain:  # kept before tokens were sealed: sealed now
+        session["edit"] = sealing.sealing(tokens, "edit")
+    return tokens
 
 
 def can_edit(record: Game) -> bool:
@@ -116,7 +120,7 @@ def require_edit(record: Game) -> None:
 def _remember_edit(game_id: str, token: str) -> None:
     tokens = _edit_tokens()
     tokens[game_id] = token
-    session["edit"] = tokens
+    session["edit"] = sealing.sealing(tokens, "edit")
     session.permanent = True
 
 
@@ -177,22 +181,25 @@ def create_game() -> Any:
         return page, 400
 
 
-def _start_game(chosen: Callable[[DbSession], tuple[str, dict[str, Any], list[str]]]) -> Response:
+def _start_game(
+    chosen: Callable[[DbSession], tuple[str, dict[str, Any], list[str]]],
+    club_of: str | None = None,
+) -> Response:
     """Create the game ``chosen`` names (game, options, players; read inside the transaction)
     under the form's idempotency key, give this browser its edit rights and open it. A retry
-    after a lost answer gets the first answer, and the edit rights that answer gave."""
+    after a lost answer gets the first answer, and the edit rights that answer gave. A game
+    started from a club's match (``club_of``: a rematch) is a match of that club too."""
     key = idempotency.form_key()
     tokens: list[str] = []
 
     def work(db: DbSession, stored_key: str | None) -> Answer:
         game, options, players = chosen(db)
-        created = matches.create_game(
-            db,
-            game,
-            options,
-            players,
-            edit_token=idempotency.derived_token(stored_key) if stored_key else None,
-        )
+        edit_token = idempotency.derived_token(stored_key) if stored_key else None
+        club = clubs.club_of_game(db, club_of) if club_of else None
+        if club is not None:  # a rematch of a club's match is the club's too
+            created = clubs.start_match(db, club, game, options, players, edit_token)
+        else:
+            created = matches.create_game(db, game, options, players, edit_token=edit_token)
         tokens.append(created.edit_token)
         location = url_for("pages.game", game_id=created.game_id)
         return Answer(302, {"game_id": created.game_id}, location)
@@ -288,6 +295,8 @@ def game(game_id: str) -> Any:
         editable = can_edit(record)
         token = _edit_tokens().get(game_id) if editable else None
         live = seats.page_context(db, record, editable)  # QR codes, own racks, events
+        club = clubs.club_of_game(db, game_id)  # a club's match links back to its club
+        club_link = None if club is None else {"id": club.id, "name": club.name}
     tally = state["tally"]
     just_created = session.pop("new_game", None) == game_id
     links = {"read": url_for("pages.game", game_id=game_id, _external=True)}
@@ -305,6 +314,7 @@ def game(game_id: str) -> Any:
         links=links,
         just_created=just_created,
         live=live,
+        club=club_link,
     )
     return no_store(page) if editable or live["seat"] else page
 
@@ -372,6 +382,7 @@ def _hand_page(
     setup["hand"] = hand
     setup["number"] = number
     setup["boards"] = boards.for_page(shown)  # the photos the hand was entered from
+    setup["hand_count"] = len(record.hands)  # a draft kept on the phone is for this state only
     if number is None:  # the racks the players' own phones send arrive live
         setup["live"] = seats.hand_page_live(record)
     state = _page_state(record)
@@ -458,7 +469,7 @@ def rematch(game_id: str) -> Any:
         return record.game, dict(record.options), matches.player_names(record)
 
     try:
-        return _start_game(chosen)
+        return _start_game(chosen, club_of=game_id)
     except MeldcamError as error:
         raise BadRequest(bounds.clip(localise(error))) from None
 

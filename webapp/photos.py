@@ -18,6 +18,15 @@ seconds of waiting) the upload is answered 503 with ``Retry-After`` (``Busy``): 
 bounded however many phones send at once, and the machine's few cores, which the recogniser
 already uses in full, are never shared by several readings.
 
+Memory: a photo's decoding and reading run on the process's photo thread (``on_photo_thread``:
+one at a time, or ``RECOGNISE_WORKERS``), never on the server's request threads, and the
+allocator hands back what they freed (``give_back_memory``). glibc gives each thread that
+allocates its own arena (up to 8 per core) and keeps what a freed arena held: a 7000 x 7000 PNG
+(196 MB decoded) read on one request thread after another grew a server with 104 threads by
+~300 MB per upload, for good (issue 70). ``meldcam serve`` also caps the arenas
+(``webapp.cli.cap_malloc_arenas``), and with ``--processes`` the processes take turns at photos
+as one process's threads do (``share_turns``).
+
 Dominoes and cards are read for the game's set (``set_name``, see ``set_name_of``): a photo
 for a double-nine game is never labelled 10-12, and a Gin game's deck is read by the reader of
 its index letters (the option ``index_letters``: a Polish deck prints "WDKA", its W a jack;
@@ -31,6 +40,7 @@ letters) and the scorer then names any piece outside the game's set; it is never
 
 from __future__ import annotations
 
+import ctypes
 import io
 import logging
 import math
@@ -39,12 +49,13 @@ import threading
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
-from flask import Flask, current_app
+from flask import Flask, current_app, has_app_context
 from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -81,6 +92,67 @@ DOMINO_SETS_BY_TOP = {top: name for name, top in DOMINO_SET_TOPS.items()}
 log = logging.getLogger(__name__)
 
 _recognise_lock = threading.Lock()
+T = TypeVar("T")
+
+# The threads that decode and read photos, for the whole process (at most ``RECOGNISE_WORKERS``
+# of them work at once: ``Gate``). Started on the first photo, so a server forked by
+# ``meldcam serve --processes`` starts its own.
+PHOTO_THREADS = 8
+_photo_threads = ThreadPoolExecutor(max_workers=PHOTO_THREADS, thread_name_prefix="meldcam-photo")
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # glibc
+    except (AttributeError, OSError):  # another C library, or not Linux
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return trim
+
+
+_trim = _malloc_trim()
+
+
+def give_back_memory() -> None:
+    """Have the C allocator return the memory freed in its arenas to the system (glibc's
+    ``malloc_trim``; elsewhere nothing): a decoded photo's 100-200 MB would otherwise stay
+    with the process, reserved for the next allocation of that thread's arena."""
+    if _trim is not None:
+        _trim(0)
+
+
+MACHINE_TURNS_KEY = "meldcam_photo_machine_turns"
+
+
+def share_turns(app: Flask) -> None:
+    """Before ``meldcam serve --processes N`` forks: the server processes take turns at photo
+    work too (a semaphore they all share, of ``RECOGNISE_WORKERS``), as one process's threads
+    do. The reader uses every core already, so two readings at once take as long as two in
+    turn; but each holds its own 250-350 MB while it works (a 7000 x 7000 PNG's decoding, a
+    2000 px photo's reading): two at once took the server past 1 GB."""
+    import multiprocessing
+
+    turns = max(1, int(app.config["RECOGNISE_WORKERS"]))
+    app.extensions[MACHINE_TURNS_KEY] = multiprocessing.get_context("fork").Semaphore(turns)
+
+
+def on_photo_thread(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` run on the photo thread (in its turn with the other server processes,
+    ``share_turns``), then the memory it freed given back (``give_back_memory``); its result,
+    or its exception raised here."""
+    turns = current_app.extensions.get(MACHINE_TURNS_KEY) if has_app_context() else None
+
+    def run() -> T:
+        with turns if turns is not None else nullcontext():  # given back before the next turn
+            try:
+                return work(*args)
+            finally:
+                give_back_memory()
+
+    if threading.current_thread().name.startswith("meldcam-photo"):  # already there
+        return work(*args)
+    return _photo_threads.submit(run).result()
 
 
 class PhotoError(MeldcamError):
@@ -176,6 +248,11 @@ def _reduced_size(width: int, height: int) -> tuple[int, int]:
 
 
 def check_photo(data: bytes) -> CheckedPhoto:
+    """``checked_photo(data)`` on the photo thread (``on_photo_thread``)."""
+    return on_photo_thread(checked_photo, data)
+
+
+def checked_photo(data: bytes) -> CheckedPhoto:
     """Decode the photo once and re-encode what is kept, or raise PhotoError with a message.
 
     Large JPEGs are decoded at a reduced DCT scale (Pillow's draft mode: a 49-megapixel photo
@@ -190,7 +267,7 @@ def check_photo(data: bytes) -> CheckedPhoto:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
+            image: Image.Image = Image.open(io.BytesIO(data))  # exif_transpose: an Image
             if image.width * image.height > MAX_PIXELS:
                 raise PhotoError(
                     lazy_gettext(
@@ -210,12 +287,15 @@ def check_photo(data: bytes) -> CheckedPhoto:
                     )
                 )
             if image_format == "JPEG" and max(image.size) > MAX_SIDE:
-                image.draft(None, _reduced_size(*image.size))  # type: ignore[arg-type]
+                image.draft(None, _reduced_size(*image.size))
             image.load()
             icc_profile = kept_profile(image.info.get("icc_profile"))
-            image = ImageOps.exif_transpose(image)
+            # shrunk first, turned upright after: the box is square, so the size comes out the
+            # same, and no full-size copy is made (turning a 7000 x 7000 PNG, or copying it where
+            # it needs no turn, held a second 196 MB: Pillow keeps RGB in 4 bytes a pixel)
             if max(image.size) > MAX_SIDE:
                 image.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS, reducing_gap=3.0)
+            image = ImageOps.exif_transpose(image)
             cleaned = _encode(image, image_format, icc_profile)
     except PhotoError:
         raise
@@ -441,7 +521,7 @@ def recognise(
     recogniser = get_recogniser(kind)
     with _recognise_lock:
         try:
-            return jobs.read(recogniser, kind, photo.data, set_name, untold)
+            return on_photo_thread(jobs.read, recogniser, kind, photo.data, set_name, untold)
         except ImageError as error:
             raise PhotoError(str(error)) from None
         except UnknownSet as last_error:

@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session, object_session
 
 from scorer.errors import HandError
 from scorer.tally import tally
-from webapp import boards, bounds, events, matches
+from webapp import boards, bounds, events, matches, sealing
 from webapp.db import Game, Photo, Seat, SeatRack
 from webapp.i18n import gettext, lazy_gettext
 
@@ -86,14 +86,18 @@ def join_link(record: Game, rows: dict[int, Seat], seat: int) -> str:
 
 
 def _session_seats() -> dict[str, str]:
-    held = session.get("seats")
-    return dict(held) if isinstance(held, dict) else {}
+    """The seat tokens this browser holds, by game: sealed in the session cookie, which is
+    signed but readable (``webapp.sealing``)."""
+    held, plain = sealing.sealed_tokens(session.get("seats"), "seat")
+    if plain:  # kept before tokens were sealed: sealed now
+        session["seats"] = sealing.sealing(held, "seat")
+    return held
 
 
 def remember_seat(game_id: str, token: str) -> None:
     held = _session_seats()
     held[game_id] = token
-    session["seats"] = held
+    session["seats"] = sealing.sealing(held, "seat")
     session.permanent = True
 
 

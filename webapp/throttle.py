@@ -59,8 +59,19 @@ WRITES = (
     "live.send_rack",
     "live.revoke_api",
     "live.revoke_page",
+    "clubs.api_create_club",
+    "clubs.api_add_player",
+    "clubs.create_club_page",
+    "clubs.add_player_page",
+    "clubs.start_match_page",
 )
-NEW_GAMES = ("api.create_game", "pages.create_game")
+NEW_GAMES = (
+    "api.create_game",
+    "pages.create_game",
+    "clubs.api_create_club",
+    "clubs.create_club_page",
+    "clubs.start_match_page",
+)
 TOKEN_CHECKS = (
     "api.add_hand",
     "api.edit_hand",
@@ -76,6 +87,11 @@ TOKEN_CHECKS = (
     "live.seat_links",
     "live.revoke_api",
     "live.revoke_page",
+    "api.create_game",
+    "clubs.api_add_player",
+    "clubs.claim",
+    "clubs.add_player_page",
+    "clubs.start_match_page",
 )
 
 
@@ -133,6 +149,7 @@ def count_refusals(limiter: Limiter) -> Callable[[Callable[..., Any]], Callable[
     def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(view)
         def counted(*args: Any, **kwargs: Any) -> Any:
+            # flask types current_app as the app, not the proxy it is: the app behind it
             app = current_app._get_current_object()  # type: ignore[attr-defined]
             try:
                 answer = app.make_response(view(*args, **kwargs))
@@ -159,7 +176,7 @@ def init_throttle(app: Flask) -> Limiter:
     limiter = Limiter(get_remote_address, app=app)
     app.extensions[EXTENSION_KEY] = limiter
 
-    def wrap(endpoints: Iterable[str], decorator: Callable) -> None:  # type: ignore[type-arg]
+    def wrap(endpoints: Iterable[str], decorator: Callable[..., Any]) -> None:
         for endpoint in endpoints:
             app.view_functions[endpoint] = decorator(app.view_functions[endpoint])
 

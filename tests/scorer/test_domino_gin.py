@@ -262,3 +262,16 @@ def test_api_shape():
     )
     assert set(result) >= {"outcome", "winner", "deltas", "deadwood", "melds", "layoffs"}
     assert result["winner"] == "bob" and result["deltas"] == {"bob": 32, "ann": 0}
+
+
+def test_layoffs_name_their_player_and_deadwood_is_listed():
+    # issue 71: the page read layoff.player and layoff.cards (Gin's shape) and showed "undefined"
+    result = score("3-3 3-4 3-5 3-6 0-0 0-1 1-1", "2-3 1-3 0-6 5-6 4-4 2-4 2-2")
+    assert [(lay["player"], lay["cards"]) for lay in result["layoffs"]] == [
+        ("bob", ["2-3"]),
+        ("bob", ["1-3"]),
+    ]
+    assert result["unmatched"]["ann"] == ["0-0", "0-1", "1-1"]
+    left = result["unmatched"]["bob"]
+    assert "2-3" not in left and "1-3" not in left
+    assert sum(int(a) + int(b) for a, b in (t.split("-") for t in left)) == 35

@@ -283,6 +283,7 @@ def tap_in(page: Any, pieces: list[str], meld: int = 0) -> None:
         before = page.evaluate("document.body.dataset.judged || null")
         page.locator(f"#board .meld[data-meld='{meld}'] .chip.add").click()
         page.click(f"#picker-pieces [data-piece='{piece}']")
+        page.click("#picker-close")  # the picker stays open for more pieces (issue 71)
         judged_after(page, before)
 
 
@@ -338,6 +339,7 @@ def test_5_second_photo_appends_and_the_edit_page_shows_the_photos(
     game = game_with_hands(server, ["Ana", "Ben"], [])
     page.goto(game["links"]["edit"])
     page.click("#end-hand")
+    page.select_option("#winner", "Ana")  # "who went out?" starts unset (issue 71)
     ben = page.locator(".player-board[data-player=Ben]")
     upload(page, ben, photos[440])
     upload(page, ben, photos[420])  # the rest of the rack
@@ -371,6 +373,8 @@ def test_6_a_fresh_end_of_hand_page_shows_no_error(phone: Any, server: str) -> N
     page.on("request", lambda r: asked.append(r.url) if "/api/score" in r.url else None)
     page.goto(game["links"]["edit"])
     page.click("#end-hand")
+    expect(page.locator("#preview-waiting")).to_contain_text("Choose who went out")
+    page.select_option("#winner", "Ann")  # it starts unset (issue 71)
     expect(page.locator("#preview-waiting")).to_contain_text("Waiting for Bob’s and Cy’s pieces")
     expect(page.locator(".error:visible")).to_have_count(0)
     expect(page.locator("#confirm")).to_be_disabled()
@@ -378,10 +382,12 @@ def test_6_a_fresh_end_of_hand_page_shows_no_error(phone: Any, server: str) -> N
     tap = page.locator(".player-board[data-player=Bob] .chip.add")
     tap.click()
     page.click("#picker-pieces [data-piece='red-4']")
+    page.click("#picker-close")
     expect(page.locator("#preview-waiting")).to_contain_text("Waiting for Cy’s pieces")
     assert not asked, f"incomplete hands were sent: {asked}"
     page.locator(".player-board[data-player=Cy] .chip.add").click()
     page.click("#picker-pieces [data-piece='joker']")
+    page.click("#picker-close")
     expect(page.locator("#confirm")).to_be_enabled()
     expect(page.locator("#preview-result")).to_contain_text("rack 30")
 
@@ -490,6 +496,7 @@ def test_9_unsure_pieces_are_confirmed_with_one_tap(
     game = game_with_hands(server, ["Ana", "Ben"], [])
     page.goto(game["links"]["edit"])
     page.click("#end-hand")
+    page.select_option("#winner", "Ana")  # "who went out?" starts unset (issue 71)
     ben = page.locator(".player-board[data-player=Ben]")
     upload(page, ben, photos[400])  # red-7 is not sure
     unsure = ben.locator(".meld .chip.unsure")
@@ -514,6 +521,7 @@ def test_9_a_hand_of_sure_pieces_needs_no_tap(
     game = game_with_hands(server, ["Ana", "Ben"], [])
     page.goto(game["links"]["edit"])
     page.click("#end-hand")
+    page.select_option("#winner", "Ana")  # "who went out?" starts unset (issue 71)
     ben = page.locator(".player-board[data-player=Ben]")
     upload(page, ben, photos[440])
     expect(ben.locator(".to-confirm")).to_be_hidden()

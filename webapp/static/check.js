@@ -9,6 +9,7 @@
   const errorBox = document.getElementById("verdict-error");
   const tableBox = document.getElementById("table-verdict");
   const openingBox = document.getElementById("opening-verdict");
+  const laidBox = document.getElementById("laid-verdict");
   const openingInput = document.getElementById("opening");
   const openingChoice = document.getElementById("opening-choice");
   const catalogueNode = document.getElementById("catalogue");
@@ -47,9 +48,11 @@
       say(tableBox, board.reading() ? t("Reading the photo…") : t("No pieces yet."));
       tableBox.className = "muted";
       openingBox.hidden = true;
+      laidBox.hidden = true;
       document.body.dataset.judged = String(ticket);
       return;
     }
+    laidBox.hidden = true;
     const foreign = foreignPieces(pieces);
     if (foreign.length) {
       board.setVerdicts(null);
@@ -69,10 +72,18 @@
     }
     const base = { game: setup.game, options: setup.options };
     const opening = Boolean(openingInput && openingInput.checked && !openingChoice.hidden);
-    const [check, table] = await Promise.all([
-      Meldcam.postJSON("/api/check", { ...base, melds, opening }),
-      Meldcam.postJSON("/api/table", { ...base, pieces }),
-    ]);
+    let check, table;
+    try {
+      [check, table] = await Promise.all([
+        Meldcam.postJSON("/api/check", { ...base, melds, opening }),
+        Meldcam.postJSON("/api/table", { ...base, pieces }),
+      ]);
+    } catch (error) {  // no connection: the pieces stay, judged again on the next change
+      if (ticket !== asked) return;
+      say(tableBox, t("No connection: the verdict is given once it is back."));
+      document.body.dataset.judged = String(ticket);
+      return;
+    }
     if (ticket !== asked) return; // a newer change is being judged
     if (!check.ok) {
       say(errorBox, Meldcam.withFaces(check.data.error, setup.kind));
@@ -80,6 +91,14 @@
       board.setVerdicts(null);
     } else {
       board.setVerdicts(check.data.melds);
+      // issue 71: the melds as they lie on the table, apart from the best way to lay them out
+      const all = check.data.melds.length;
+      const bad = check.data.melds.filter((v) => !v.valid).length;
+      say(laidBox, bad
+        ? tn("✗ As laid out: {bad} of the {count} meld is not legal (marked ✗ above).",
+          "✗ As laid out: {bad} of the {count} melds are not legal (marked ✗ above).", all, { bad })
+        : tn("✓ As laid out: the meld is legal.", "✓ As laid out: all {count} melds are legal.", all));
+      laidBox.hidden = false;
       if (check.data.opening) {
         const o = check.data.opening;
         const short = tn("{count} of {threshold} point", "{count} of {threshold} points", o.threshold,
@@ -99,8 +118,15 @@
       say(tableBox);
       if (check.ok) { say(errorBox, Meldcam.withFaces(table.data.error, setup.kind)); errorBox.hidden = false; }
     } else if (table.data.valid) {
-      say(tableBox, tn("✓ The {count} piece can be laid out as a legal meld:", "✓ All {count} pieces can be laid out as legal melds:", pieces.length),
+      say(tableBox, Meldcam.el("strong", {}, t("As they could be laid out:")), " ",
+        tn("✓ The {count} piece can be laid out as a legal meld:", "✓ All {count} pieces can be laid out as legal melds:", pieces.length),
         " ", layoutFaces(table.data.melds));
+      if (check.ok && check.data.melds.some((v) => !v.valid)) {
+        const regroup = Meldcam.el("button", { type: "button", id: "lay-out" }, t("Group them this way"));
+        const best = table.data.melds;
+        regroup.addEventListener("click", () => board.regroup(best));
+        tableBox.append(" ", regroup);
+      }
     } else {
       const reason = table.data.reason_text || table.data.reason;
       say(tableBox, tn("✗ This {count} piece cannot be laid out as a legal meld", "✗ These {count} pieces cannot all be laid out as legal melds", pieces.length),

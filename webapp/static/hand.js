@@ -14,12 +14,24 @@
   const resultBox = document.getElementById("preview-result");
   const confirm = document.getElementById("confirm");
   const handInput = document.getElementById("hand-json");
+  const form = document.getElementById("save-form");
+  const failedBox = document.getElementById("save-failed");
+  const failedText = document.getElementById("save-failed-text");
+  const retry = document.getElementById("save-retry");
   const boards = new Map();
+  const touched = new Set();  // boards the host changed here (not only filled from a seat's phone)
+  const taken = new Map();  // player -> when the rack taken from their phone was sent
   let asked = 0;
+  let entered = false;  // something was entered on this page: kept as a draft until saved
+  let saved = false;
+
+  /** Who went out: a name, null for "the stock ran out"; "choose…" (unset) is null too. */
+  function winnerValue() { return winnerSelect.value === "-" ? null : winnerSelect.value || null; }
+  function winnerUnset() { return Boolean(winnerSelect) && winnerSelect.value === ""; }
 
   function hand() {
     if (setup.hand_style === "racks") {
-      const winner = winnerSelect.value || null;
+      const winner = winnerValue();
       const racks = {};
       for (const [name, board] of boards) racks[name] = name === winner ? [] : board.labels();
       const result = { players: setup.players, winner, racks };
@@ -65,24 +77,58 @@
     resultBox.replaceChildren(head, table, ...details(result));
   }
 
-  /** The scorer's melds and layoffs (gin games), so players can see why. */
+  /** A translated text whose {names} are filled with nodes (pieces drawn as their chips). */
+  function phrase(text, parts) {
+    const out = document.createDocumentFragment();
+    let last = 0;
+    for (const m of text.matchAll(/\{(\w+)\}/g)) {
+      out.append(text.slice(last, m.index));
+      const part = parts[m[1]];
+      out.append(part === undefined ? m[0] : part);
+      last = m.index + m[0].length;
+    }
+    out.append(text.slice(last));
+    return out;
+  }
+
+  /** Pieces as the chips show them (3♥, 3|4), each with its spoken name for screen readers. */
+  function faces(names) {
+    const out = Meldcam.el("span", { class: "faces" });
+    names.forEach((name, i) => { if (i) out.append(" "); out.append(Meldcam.faceSpan(name)); });
+    return out;
+  }
+
+  function meldFaces(melds) {
+    const out = Meldcam.el("span", { class: "faces" });
+    melds.forEach((meld, i) => { if (i) out.append(" · "); out.append(faces(meld)); });
+    return out;
+  }
+
+  /** The scorer's melds, deadwood and layoffs (gin games), so players can see why; pieces are
+   *  drawn as on the boards, never as codes (issue 71: "undefined lays off 3H 4H 5H"). */
   function details(result) {
     const lines = [];
     if (result.melds && !Array.isArray(result.melds)) {
       for (const p of setup.players) {
         const melds = result.melds[p] || [];
         const left = result.unmatched ? result.unmatched[p] || [] : [];
-        const text = melds.map((m) => m.join(" ")).join(" · ") || t("no melds");
-        lines.push(Meldcam.el("p", { class: "details" }, left.length
-          ? t("{name}: {melds} | deadwood: {pieces}", { name: p, melds: text, pieces: left.join(" ") })
-          : t("{name}: {melds}", { name: p, melds: text })));
+        const shown = melds.length ? meldFaces(melds) : t("no melds");
+        lines.push(Meldcam.el("p", { class: "details" }));
+        lines[lines.length - 1].append(left.length
+          ? phrase(t("{name}: {melds} | deadwood: {pieces}"), { name: p, melds: shown, pieces: faces(left) })
+          : phrase(t("{name}: {melds}"), { name: p, melds: shown }));
       }
     }
+    const knocker = knockerSelect ? knockerSelect.value : null;
     for (const layoff of result.layoffs || []) {
-      const pieces = (layoff.cards || layoff.pieces || []).join(" ");
-      lines.push(Meldcam.el("p", { class: "details muted" }, layoff.onto
-        ? t("{name} lays off {pieces} onto {meld}", { name: layoff.player, pieces, meld: layoff.onto.join(" ") })
-        : t("{name} lays off {pieces}", { name: layoff.player, pieces })));
+      // Gin names the player and cards; Domino Gin's answer had one piece and no player
+      const name = layoff.player || setup.players.find((p) => p !== knocker) || "";
+      const pieces = faces(layoff.cards || layoff.pieces || (layoff.piece ? [layoff.piece] : []));
+      const line = Meldcam.el("p", { class: "details muted layoff" });
+      line.append(layoff.onto
+        ? phrase(t("{name} lays off {pieces} onto {meld}"), { name, pieces, meld: faces(layoff.onto) })
+        : phrase(t("{name} lays off {pieces}"), { name, pieces }));
+      lines.push(line);
     }
     return lines;
   }
@@ -91,7 +137,7 @@
    *  player who must show pieces has some (issue 22: a fresh page said in red that Bob's rack
    *  was empty, and every such state was a failed request). */
   function missing() {
-    const winner = winnerSelect ? winnerSelect.value || null : undefined;
+    const winner = winnerSelect ? winnerValue() : undefined;
     return setup.players.filter((p) => p !== winner && !boards.get(p).pieces.length);
   }
 
@@ -101,6 +147,7 @@
 
   async function preview() {
     const ticket = ++asked;
+    keepLocal();
     const current = hand();
     handInput.value = JSON.stringify(current);
     const shown = {};
@@ -109,28 +156,41 @@
     confirm.disabled = true;
     const reading = setup.players.filter((p) => boards.get(p).reading());
     const waiting = missing();
-    if (reading.length || waiting.length) {
+    if (reading.length || waiting.length || winnerUnset()) {
       errorBox.hidden = true;
       resultBox.replaceChildren();
-      waitingBox.textContent = reading.length
+      // issue 71: "who went out?" starts unset, so a forgotten choice never picks the winner
+      waitingBox.textContent = winnerUnset() ? t("Choose who went out (or that the stock ran out).")
+        : reading.length
         ? tn("Reading {names}’s photo…", "Reading {names}’s photo…", reading.length, { names: I18n.list(reading) })
         : tn("Waiting for {owners} pieces: photograph or tap them in.",
           "Waiting for {owners} pieces: photograph or tap them in.", waiting.length, { owners: owners(waiting) });
       document.body.dataset.judged = String(ticket);
       return;
     }
-    const answer = await Meldcam.postJSON("/api/score", { game: setup.game, options: setup.options, hand: current });
+    let answer;
+    try {
+      answer = await Meldcam.postJSON("/api/score", { game: setup.game, options: setup.options, hand: current });
+    } catch (error) {  // no connection: what was entered stays (and is kept on the phone)
+      if (ticket !== asked) return;
+      resultBox.replaceChildren();
+      waitingBox.textContent = t("No connection: the scores are shown again once it is back.");
+      document.body.dataset.judged = String(ticket);
+      return;
+    }
     if (ticket !== asked) return;
     if (answer.ok) {
       errorBox.hidden = true;
       describe(answer.data);
       // pieces the reader was not sure of are confirmed (one tap) before the hand is saved
-      const unsure = setup.players.filter((p) => p !== (winnerSelect && winnerSelect.value) && boards.get(p).unsureCount());
+      const unsure = setup.players.filter((p) => p !== (winnerSelect && winnerValue()) && boards.get(p).unsureCount());
+      // a seat's rack over the host's pieces: answered before the hand is saved
+      const disputed = [...document.querySelectorAll(".player-board .conflict")].map((box) => box.closest(".player-board").dataset.player);
       waitingBox.textContent = unsure.length
         ? tn("Check the pieces marked ? on {owners} board before saving.",
           "Check the pieces marked ? on {owners} boards before saving.", unsure.length, { owners: owners(unsure) })
-        : "";
-      confirm.disabled = unsure.length > 0;
+        : disputed.length ? t("Choose whose pieces to keep on {owners} board before saving.", { owners: owners(disputed) }) : "";
+      confirm.disabled = unsure.length > 0 || disputed.length > 0;
     } else {
       waitingBox.textContent = "";
       errorBox.replaceChildren(Meldcam.withFaces(answer.data.error, setup.kind));
@@ -140,18 +200,78 @@
     document.body.dataset.judged = String(ticket);
   }
 
+  /* issue 71: what was entered is kept on this phone (localStorage) until it is saved, so a
+     reload, a crash or a dropped network loses nothing; a draft is for the game as it was
+     (a hand saved meanwhile makes it stale) and for three days at most */
+  const DRAFT_KEY = `meldcam-hand:${setup.game_id}:${setup.number || "new"}`;
+  const DRAFT_DAYS = 3;
+
+  function snapshot() {
+    const shown = {};
+    for (const [name, board] of boards) {
+      const state = board.state();
+      state.photos = state.photos.map((p) => (p ? { ...p, url: `/api/photos/${p.id}` } : null));
+      shown[name] = state;
+    }
+    return { hand: hand(), choice: winnerSelect ? winnerSelect.value : null, boards: shown,
+      touched: [...touched], taken: Object.fromEntries(taken) };
+  }
+
+  function keepLocal() {
+    if (!entered || saved) return;
+    try {
+      localStorage.setItem(DRAFT_KEY, JSON.stringify({ ...snapshot(), at: Date.now(), base: setup.hand_count }));
+    } catch (error) { /* storage full or refused: the page still works */ }
+  }
+
+  function dropLocal() { try { localStorage.removeItem(DRAFT_KEY); } catch (error) { /* none */ } }
+
+  function localDraft() {
+    let kept = null;
+    try { kept = JSON.parse(localStorage.getItem(DRAFT_KEY) || "null"); } catch (error) { kept = null; }
+    if (!kept || !kept.hand || kept.base !== setup.hand_count || !(Date.now() - kept.at < DRAFT_DAYS * 864e5)) {
+      if (kept) dropLocal();
+      return null;
+    }
+    return kept;
+  }
+
   const previewSoon = Meldcam.debounce(preview, 150);
   for (const section of document.querySelectorAll(".player-board")) {
-    boards.set(section.dataset.player, new Meldcam.Board(section, setup, {
-      withMelds: false, onChange: (now) => (now ? preview() : previewSoon()),
+    const name = section.dataset.player;
+    boards.set(name, new Meldcam.Board(section, setup, {
+      withMelds: false,
+      onChange: (now) => { entered = true; touched.add(name); if (now) preview(); else previewSoon(); },
     }));
   }
-  // what was entered before the language was switched, else the hand being edited
-  const draft = I18n.takeDraft();
-  const start = draft && draft.hand ? draft : { hand: setup.hand, boards: setup.boards };
+  // what was entered before the language was switched, else a draft kept on this phone, else
+  // the hand being edited (or sent back with an error)
+  const switched = I18n.takeDraft();
+  const kept = switched && switched.hand ? null : localDraft();
+  const draft = switched && switched.hand ? switched : kept;
+  const start = draft || { hand: setup.hand, boards: setup.boards };
+  if (draft) {
+    entered = true;
+    for (const name of draft.touched || []) touched.add(name);
+    for (const [name, when] of Object.entries(draft.taken || {})) taken.set(name, when);
+  }
+  if (kept) {
+    const note = document.getElementById("draft-note");
+    const when = new Date(kept.at).toLocaleTimeString(I18n.lang, { hour: "2-digit", minute: "2-digit" });
+    document.getElementById("draft-note-text").textContent =
+      t("Brought back what was entered on this phone at {time}, not saved yet.", { time: when });
+    note.hidden = false;
+    document.getElementById("draft-discard").addEventListener("click", () => {
+      saved = true;  // nothing more is kept from this page
+      dropLocal();
+      location.reload();
+    });
+  }
   if (start.hand) {  // editing a saved hand, a hand sent back with an error, or a draft
     const h = start.hand;
-    if (winnerSelect) winnerSelect.value = h.winner || "";
+    if (winnerSelect) {
+      winnerSelect.value = typeof start.choice === "string" ? start.choice : h.winner || "-";
+    }
     if (knockerSelect && h.knocker) knockerSelect.value = h.knocker;
     if (fromHand) fromHand.checked = Boolean(h.from_hand);
     const given = h.racks || h.hands || {};
@@ -163,24 +283,76 @@
     }
   }
   for (const input of [winnerSelect, knockerSelect, fromHand]) {
-    if (input) input.addEventListener("change", () => { showWinner(); previewSoon(); });
+    if (input) input.addEventListener("change", () => { entered = true; showWinner(); previewSoon(); });
   }
   showWinner();
   preview();
-  I18n.keepDraft(() => {
-    const shown = {};
-    for (const [name, board] of boards) {
-      const state = board.state();
-      state.photos = state.photos.map((p) => (p ? { ...p, url: `/api/photos/${p.id}` } : null));
-      shown[name] = state;
+  I18n.keepDraft(snapshot);
+
+  /* issue 71: the hand is saved without leaving the page, so a dropped network shows a message
+     here (never the browser's "no internet" page) and Retry sends the same form again: the same
+     idempotency key, so a save whose answer was lost is stored once */
+  let pending = null;
+  let saving = false;
+
+  async function reasonOf(response) {
+    try {
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const node = page.querySelector("#save-error, .error-page .error");
+      return node ? node.textContent.trim() : "";
+    } catch (error) { return ""; }
+  }
+
+  async function save(body) {
+    if (saving) return;
+    saving = true;
+    confirm.disabled = true;
+    retry.disabled = true;
+    failedBox.hidden = true;
+    waitingBox.textContent = t("Saving…");
+    let response = null;
+    try {
+      response = await fetch(form.action, { method: "POST", body, credentials: "same-origin" });
+    } catch (error) { response = null; }
+    saving = false;
+    retry.disabled = false;
+    if (response && response.ok) {
+      saved = true;
+      dropLocal();
+      try {
+        sessionStorage.setItem("meldcam-saved", JSON.stringify({ game: setup.game_id,
+          number: setup.number || setup.hand_count + 1, edited: Boolean(setup.number) }));
+      } catch (error) { /* the game page just shows no line */ }
+      location.assign(response.redirected ? response.url : `/g/${encodeURIComponent(setup.game_id)}`);
+      return;
     }
-    return { hand: hand(), boards: shown };
+    let message;
+    if (!response) {
+      message = t("Not saved: there is no connection. What you entered is kept on this phone: retry when the connection is back.");
+    } else {
+      const reason = await reasonOf(response);
+      message = reason ? t("Not saved: {reason}", { reason })
+        : t("Not saved: the server answered {status}. Retry in a moment.", { status: response.status });
+    }
+    waitingBox.textContent = "";
+    failedText.textContent = message;
+    failedBox.hidden = false;
+    confirm.disabled = false;
+    failedBox.scrollIntoView({ block: "center" });
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (confirm.disabled || saving) return;
+    pending = new FormData(form);
+    save(pending);
   });
+  retry.addEventListener("click", () => save(pending || new FormData(form)));
 
   /* issue 27: the racks the players send from their own phones appear on their boards as they
      arrive (the game's event stream says when), marked with who sent them */
   if (setup.live && window.EventSource) {
-    const taken = new Map();
+    const asking = new Map();  // player -> the sent_at of the rack asked about
     const clock = (iso) => new Date(iso.endsWith("Z") || iso.includes("+") ? iso : iso + "Z")
       .toLocaleTimeString(I18n.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
     const takeRacks = async () => {
@@ -198,18 +370,62 @@
         if (!section || !board) continue;
         const mark = section.querySelector(".sent-by");
         if (seat.rack && taken.get(seat.player) !== seat.rack.sent_at) {
-          taken.set(seat.player, seat.rack.sent_at);
-          board.clear();
-          if (seat.rack.board) board.restore(seat.rack.board, seat.rack.pieces);
-          else board.setPieces(seat.rack.pieces);
-          section.dataset.sent = seat.rack.sent_at;
-          mark.textContent = t("Sent from {name}’s phone at {time}.", { name: seat.player, time: clock(seat.rack.sent_at) });
+          // issue 71: pieces the host entered for this player are not replaced without asking
+          if (touched.has(seat.player) && (board.pieces.length || board.photos.length)) {
+            if (asking.get(seat.player) !== seat.rack.sent_at) ask(section, seat);
+            continue;
+          }
+          take(section, seat);
           changed = true;
         } else if (!seat.rack && mark) {
           mark.textContent = seat.joined ? t("{name}’s phone has joined: its rack is not sent yet.", { name: seat.player }) : "";
         }
       }
       if (changed) preview();
+    };
+    const take = (section, seat) => {
+      const board = boards.get(seat.player);
+      taken.set(seat.player, seat.rack.sent_at);
+      touched.delete(seat.player);
+      board.clear();
+      if (seat.rack.board) board.restore(seat.rack.board, seat.rack.pieces);
+      else board.setPieces(seat.rack.pieces);
+      section.dataset.sent = seat.rack.sent_at;
+      section.querySelector(".sent-by").textContent =
+        t("Sent from {name}’s phone at {time}.", { name: seat.player, time: clock(seat.rack.sent_at) });
+    };
+    const ask = (section, seat) => {
+      asking.set(seat.player, seat.rack.sent_at);
+      let box = section.querySelector(".conflict");
+      if (!box) {
+        box = Meldcam.el("div", { class: "conflict", role: "group" });
+        section.querySelector(".sent-by").after(box);
+      }
+      const count = seat.rack.pieces.length;
+      const question = Meldcam.el("p", { role: "alert" }, tn(
+        "{name}’s phone sent {count} piece at {time}, but other pieces were entered here for {name}. Which are right?",
+        "{name}’s phone sent {count} pieces at {time}, but other pieces were entered here for {name}. Which are right?",
+        count, { name: seat.player, time: clock(seat.rack.sent_at) }));
+      const keep = Meldcam.el("button", { type: "button", class: "keep-mine" }, t("Keep mine"));
+      const use = Meldcam.el("button", { type: "button", class: "primary use-theirs" },
+        t("Use {name}’s", { name: seat.player }));
+      keep.addEventListener("click", () => {
+        taken.set(seat.player, seat.rack.sent_at);  // not asked again about this rack
+        asking.delete(seat.player);
+        box.remove();
+        section.querySelector(".sent-by").textContent = t("Kept the pieces entered here; {name}’s phone sent others at {time}.",
+          { name: seat.player, time: clock(seat.rack.sent_at) });
+        keepLocal();
+        preview();
+      });
+      use.addEventListener("click", () => {
+        asking.delete(seat.player);
+        box.remove();
+        take(section, seat);
+        preview();
+      });
+      box.replaceChildren(question, keep, " ", use);
+      preview();
     };
     // EventSource reconnects by itself (Last-Event-ID); a stream the server turned away (503)
     // or the browser gave up on after a sleep is opened again, and the racks read again

@@ -10,7 +10,26 @@
       fieldset.hidden = !chosen || fieldset.dataset.game !== chosen.value;
     }
   }
-  for (const radio of form.querySelectorAll("input[name=game]")) radio.addEventListener("change", showOptions);
+  /* issue 71: only as many player fields as the game takes (Domino Gin: 2), so a game is never
+     refused for its players after it was filled in */
+  function showPlayers() {
+    const chosen = form.querySelector("input[name=game]:checked");
+    if (!chosen || !chosen.dataset.players) return;
+    const [least, most] = chosen.dataset.players.split(" ").map(Number);
+    for (const field of form.querySelectorAll(".player-field")) {
+      const away = Number(field.dataset.seat) >= most;
+      field.hidden = away;
+      field.querySelector("input").disabled = away;  // not sent
+    }
+    const said = document.getElementById("player-count");
+    if (said) {
+      said.textContent = least === most ? I18n.t("{game} is played by {count} players.", { game: chosen.parentElement.textContent.trim(), count: most })
+        : I18n.t("{game}: {least} to {most} players.", { game: chosen.parentElement.textContent.trim(), least, most });
+    }
+  }
+  for (const radio of form.querySelectorAll("input[name=game]")) {
+    radio.addEventListener("change", () => { showOptions(); showPlayers(); });
+  }
   for (const select of form.querySelectorAll("select.preset")) {
     select.addEventListener("change", () => {
       const fieldset = select.closest("fieldset");
@@ -25,4 +44,5 @@
     });
   }
   showOptions();
+  showPlayers();
 })();

@@ -129,11 +129,22 @@ const Meldcam = (() => {
     return { blob, width, height };
   }
 
+  /** A quick print of a photo file's bytes (FNV-1a and the size): the same picture chosen
+   *  twice is told apart from another without hashing on the server (no secure context needed). */
+  async function fingerprint(file) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let h = 0x811c9dc5;
+    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+    return `${bytes.length}:${(h >>> 0).toString(16)}`;
+  }
+
   /** The one picker dialog of the page: choose a piece, remove it, or move it to a meld. */
   const picker = {
     open(setup, options) {
       const dialog = document.getElementById("picker");
       this.options = options;
+      const added = document.getElementById("picker-added");
+      if (added) added.replaceChildren();
       document.getElementById("picker-title").textContent = options.title;
       const confirmButton = document.getElementById("picker-confirm");
       confirmButton.hidden = !options.onConfirm;
@@ -217,8 +228,16 @@ const Meldcam = (() => {
     },
     choose(name) {
       const options = this.options;
-      document.getElementById("picker").close();
+      if (!options || !options.keepOpen) document.getElementById("picker").close();
       if (options && options.onPick) options.onPick(name);
+      if (options && options.keepOpen) {
+        options.added = [...(options.added || []), name];
+        const said = document.getElementById("picker-added");
+        if (said) {
+          said.replaceChildren(t("Added:") + " ");
+          options.added.forEach((piece, i) => { if (i) said.append(" "); said.append(faceSpan(piece)); });
+        }
+      }
     },
   };
 
@@ -247,12 +266,29 @@ const Meldcam = (() => {
       this.legend = root.querySelector(".board-legend");
       this.confirmBar = root.querySelector(".to-confirm");
       this.meldsBox = root.querySelector(".melds");
+      this.clearButton = root.querySelector(".clear-board");
+      this.replacing = null;  // the photo a "Retake" replaces once the new one is chosen
+      this.retakeArmed = false;
+      this.fileInput.addEventListener("click", () => {
+        if (!this.retakeArmed) this.replacing = null;  // the plain "take a photo" button
+        this.retakeArmed = false;
+      });
+      this.fileInput.addEventListener("cancel", () => { this.replacing = null; });
       this.fileInput.addEventListener("change", () => {
         if (!this.fileInput.files.length) return;
         const file = this.fileInput.files[0];
         this.fileInput.value = ""; // so that choosing the same photo again reads it again
-        this.upload(file);
+        const replacing = this.replacing;
+        this.replacing = null;
+        this.upload(file, replacing);
       });
+      if (this.clearButton) {
+        this.clearButton.addEventListener("click", () => {
+          this.clear();
+          this.setStatus(t("Cleared: no photos and no pieces on this board."));
+          this.onChange(true);
+        });
+      }
       if (this.confirmBar) {
         this.confirmBar.querySelector(".confirm-all").addEventListener("click", () => this.confirmAll());
       }
@@ -261,6 +297,8 @@ const Meldcam = (() => {
       // tags are sized in screen pixels: redraw them when the phone turns
       window.addEventListener("resize", debounce(() => this.renderBoxes(), 200));
       this.render();
+      // issue 67: the live camera view (livecam.js, where the page loads it)
+      this.live = typeof MeldcamLive !== "undefined" ? MeldcamLive.attach(this) : null;
     }
 
     /** Indices of the pieces in the order they are shown (added pieces last). */
@@ -293,6 +331,47 @@ const Meldcam = (() => {
       this.changed();
     }
 
+    /** issue 71: take a photo back, with the pieces read from it (a failed or doubled photo). */
+    removePhoto(index, quiet = false) {
+      const photo = this.photos[index];
+      if (!photo) return 0;
+      if (photo.url && photo.blob) URL.revokeObjectURL(photo.url);
+      photo.view.remove();
+      this.photos.splice(index, 1);
+      const before = this.pieces.length;
+      this.pieces = this.pieces.filter((p) => p.photo !== index);
+      for (const p of this.pieces) if (p.photo !== null && p.photo > index) p.photo -= 1;
+      this.labelPhotos();
+      const gone = before - this.pieces.length;
+      if (!quiet) {
+        this.statusError = false;
+        this.changed(true);
+        this.setStatus(tn("Photo removed, with the {count} piece read from it.",
+          "Photo removed, with the {count} pieces read from it.", gone));
+      }
+      return gone;
+    }
+
+    /** "Retake": the next photo chosen replaces this one. */
+    retake(index) {
+      this.replacing = this.photos[index] || null;
+      this.retakeArmed = true;
+      this.fileInput.click();
+    }
+
+    /** Each photo's number in its picture's name and its buttons (after one is removed). */
+    labelPhotos() {
+      this.photos.forEach((photo, i) => {
+        photo.view.dataset.photo = i;
+        const img = photo.view.querySelector("img");
+        if (img) img.alt = t("photo {number} of the pieces", { number: i + 1 });
+        const remove = photo.view.querySelector(".remove-photo");
+        if (remove) remove.setAttribute("aria-label", t("Remove photo {number}", { number: i + 1 }));
+        const again = photo.view.querySelector(".retake-photo");
+        if (again) again.setAttribute("aria-label", t("Retake photo {number}", { number: i + 1 }));
+      });
+    }
+
     setPieces(names) {
       this.pieces = names.map((label, rank) => ({ label, bbox: null, photo: null, confidence: 1, sure: true,
         alternatives: [], meld: 0, rank }));
@@ -316,6 +395,19 @@ const Meldcam = (() => {
         confidence: 1, sure: true, alternatives: [], meld: m })));
       this.pieces.forEach((p, rank) => { p.rank = rank; });
       this.meldCount = Math.max(1, melds.length);
+      this.changed(true);
+    }
+
+    /** Group the pieces as ``melds`` (lists of names) say: the check page's "lay them out this
+     *  way" (issue 71); the photos and boxes stay. */
+    regroup(melds) {
+      const free = new Set(this.pieces.keys());
+      melds.forEach((meld, m) => meld.forEach((label) => {
+        const i = [...free].find((j) => this.pieces[j].label === label);
+        if (i !== undefined) { this.pieces[i].meld = m; free.delete(i); }
+      }));
+      for (const i of free) this.pieces[i].meld = melds.length;
+      this.meldCount = Math.max(1, melds.length + (free.size ? 1 : 0));
       this.changed(true);
     }
 
@@ -376,11 +468,19 @@ const Meldcam = (() => {
       this.busy.hidden = this.busyCount === 0;
     }
 
-    async upload(file) {
+    async upload(file, replacing = null) {
       this.setStatus(t("Preparing the photo…"));
       this.working(1);
-      let small;
+      let small, print;
       try {
+        print = await fingerprint(file);
+        // issue 71: the same picture sent twice would double its pieces
+        const twin = this.photos.findIndex((p) => p.print === print && p !== replacing);
+        if (twin >= 0) {
+          this.setStatus(t("This photo is on the board already (photo {number}): its pieces were not added again.",
+            { number: twin + 1 }), true);
+          return;
+        }
         small = await downscale(file);
       } catch (error) {
         this.setStatus(error.message || String(error), true);
@@ -388,12 +488,15 @@ const Meldcam = (() => {
       } finally {
         this.working(-1);
       }
-      await this.read(small.blob, small.width, small.height);
+      const old = replacing ? this.photos.indexOf(replacing) : -1;
+      if (old >= 0) this.removePhoto(old, true);
+      await this.read(small.blob, small.width, small.height, print);
     }
 
     /** Send one (already shrunk) photo to the recogniser; its pieces join those on the board. */
-    async read(blob, width, height) {
-      const index = this.addPhoto(URL.createObjectURL(blob), width, height, null, blob);
+    async read(blob, width, height, print = null) {
+      const entry = this.photos[this.addPhoto(URL.createObjectURL(blob), width, height, null, blob)];
+      entry.print = print;
       this.setStatus(t("Reading the pieces…"));
       const form = new FormData();
       form.append("photo", blob, "photo.jpg");
@@ -412,6 +515,8 @@ const Meldcam = (() => {
       } finally {
         this.working(-1);
       }
+      const index = this.photos.indexOf(entry);
+      if (index < 0) { this.onChange(true); return; }  // removed while it was read
       if (!ok) {
         // the pieces already here stay; only this photo could not be read
         this.setStatus(data.error || t("the photo could not be read"), true);
@@ -434,12 +539,13 @@ const Meldcam = (() => {
           : tn("Read {count} piece in {seconds} s.", "Read {count} pieces in {seconds} s.", count, { seconds });
         // a deck whose letters were told, not named by the game: shown, so a wrong one is seen
         const fromGame = data.set_from === "game";
+        // issue 71: said plainly ("Read as a JQKA deck, told from its letters" was jargon)
         const deck = data.set === "other"  // a queen's D, not which deck's: meldcam.vocabulary.OTHER_LETTERS
-          ? (fromGame ? t("Read as a deck with other letters than J Q K A, as this game's other photos showed.")
-            : t("Read as a deck with other letters than J Q K A, told from its letters."))
+          ? (fromGame ? t("Letters on the cards: other than J Q K A, as this game's other photos showed.")
+            : t("Letters on the cards: other than J Q K A, as seen on this photo."))
           : !data.set_letters ? ""
-            : fromGame ? t("Read as a {letters} deck, as this game's other photos showed.", { letters: data.set_letters })
-              : t("Read as a {letters} deck, told from its letters.", { letters: data.set_letters });
+            : fromGame ? t("Letters on the cards: {letters}, as this game's other photos showed.", { letters: data.set_letters })
+              : t("Letters on the cards: {letters}, as seen on this photo.", { letters: data.set_letters });
         this.countStatus(read + " " + (deck ? deck + " " : ""));
       }
     }
@@ -466,7 +572,7 @@ const Meldcam = (() => {
         this.onChange(true);
         return;
       }
-      for (const p of photos) await this.read(p.blob, p.width, p.height);
+      for (const p of photos) await this.read(p.blob, p.width, p.height, p.print);
     }
 
     /** A photo view (image and its boxes) under the others; returns its index. */
@@ -476,10 +582,22 @@ const Meldcam = (() => {
       const img = el("img", { class: "photo-img", alt: t("photo {number} of the pieces", { number: index + 1 }) });
       if (url) img.src = url;
       const svg = svgEl("svg", { class: "boxes", preserveAspectRatio: "none", viewBox: `0 0 ${width} ${height}` });
-      view.append(img, svg);
+      const frame = el("div", { class: "photo-frame" });  // the boxes cover the picture only
+      frame.append(img, svg);
+      view.append(frame);
       if (!url) view.append(el("figcaption", { class: "photo-caption muted" }, t("This photo is no longer kept.")));
+      // issue 71: a photo can be taken back (its pieces with it) or taken again
+      const actions = el("div", { class: "photo-actions" });
+      const remove = el("button", { type: "button", class: "remove-photo" }, t("Remove"));
+      const again = el("button", { type: "button", class: "retake-photo" }, t("Retake"));
+      const place = () => this.photos.findIndex((p) => p.view === view);
+      remove.addEventListener("click", () => this.removePhoto(place()));
+      again.addEventListener("click", () => this.retake(place()));
+      actions.append(remove, " ", again);
+      view.append(actions);
       this.photosBox.append(view);
       this.photos.push({ url, width, height, id, blob, view, svg });
+      this.labelPhotos();
       return index;
     }
 
@@ -517,12 +635,17 @@ const Meldcam = (() => {
       return this.meldsBox.querySelector(`.chip[data-index="${index}"]`);
     }
 
+    /** Where piece ``index`` is shown among the board's chips (1 = first), as players count. */
+    place(index) { return this.shownOrder().indexOf(index) + 1; }
+
     edit(index) {
       const piece = this.pieces[index];
+      // issue 71: "Piece 10 may be black 9" read like the tile 10, and 10 was not its place
+      const where = { number: this.place(index), count: this.pieces.length, piece: pieceName(piece.label) };
       picker.open(this.setup, {
         title: toConfirm(piece)
-          ? t("Piece {number} may be {piece}. Is it?", { number: index + 1, piece: pieceName(piece.label) })
-          : t("Piece {number} was read as {piece}. Which is it?", { number: index + 1, piece: pieceName(piece.label) }),
+          ? t("Is it {piece}? The reader is not sure. (Place {number} of {count} on this board.)", where)
+          : t("Read as {piece}. Which piece is it? (Place {number} of {count} on this board.)", where),
         current: piece.label,
         suggestions: piece.alternatives,
         onConfirm: toConfirm(piece) ? () => { piece.sure = true; this.changed(); } : null,
@@ -540,8 +663,11 @@ const Meldcam = (() => {
     }
 
     add(meld) {
+      // issue 71: the picker stays open for several pieces (a gin hand is ten); Close ends
       picker.open(this.setup, {
-        title: this.withMelds ? t("Add a piece to meld {number}", { number: meld + 1 }) : t("Add a piece"),
+        title: this.withMelds ? t("Add pieces to meld {number}: tap each, then Close", { number: meld + 1 })
+          : t("Add pieces: tap each, then Close"),
+        keepOpen: true,
         onPick: (name) => {
           this.pieces.push({ label: name, bbox: null, photo: null, confidence: 1, sure: true, alternatives: [], meld });
           this.changed();
@@ -575,6 +701,7 @@ const Meldcam = (() => {
         this.confirmBar.querySelector(".confirm-all").textContent = tn("✓ It is right", "✓ All {count} are right", doubtful);
       }
       if (this.legend) this.legend.hidden = !this.photos.some((p) => p.url);
+      if (this.clearButton) this.clearButton.hidden = !(this.pieces.length || this.photos.length);
     }
 
     /**
@@ -585,6 +712,7 @@ const Meldcam = (() => {
      */
     renderBoxes() {
       const order = this.meldOrder();
+      const places = new Map(this.shownOrder().map((j, k) => [j, k + 1]));  // as the chips are shown
       this.photos.forEach((photo, p) => {
         photo.svg.replaceChildren();
         if (!photo.url) return;
@@ -597,8 +725,8 @@ const Meldcam = (() => {
           const state = this.meldState(piece.meld, order);
           const flags = `${toConfirm(piece) ? " unsure" : ""}${piece.corrected ? " corrected" : ""}`;
           const spoken = toConfirm(piece)
-            ? t("piece {number}: {piece}, not sure", { number: i + 1, piece: pieceName(piece.label) })
-            : t("piece {number}: {piece}", { number: i + 1, piece: pieceName(piece.label) });
+            ? t("piece {number}: {piece}, not sure", { number: places.get(i), piece: pieceName(piece.label) })
+            : t("piece {number}: {piece}", { number: places.get(i), piece: pieceName(piece.label) });
           const group = svgEl("g", { class: `box m${piece.meld % 6} ${state}${flags}`,
             "data-index": i, "data-piece": piece.label, tabindex: 0, role: "button", "aria-label": spoken });
           const title = svgEl("title");
