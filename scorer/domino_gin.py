@@ -484,7 +484,7 @@ class DominoGinRules:
         hands: Mapping[str, Sequence[Domino]],
         opponent: str,
     ) -> HandScore:
-        # each player's deadwood tiles: in no meld of their own and not laid off (issue 71: the
+        # each player's deadwood tiles: in no meld of their own and not laid off (the
         # page listed none); a layoff names its player, as Gin's do
         unmatched = {name: deadwood_of(hands[name], ms) for name, ms in melds.items()}
         for lay in layoffs:

@@ -30,7 +30,7 @@ def session_options(threads: int | None = None):
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     # No arena of onnxruntime's own: each session's arena grows to its largest run and keeps
     # it for good (a 2000-px photo's reading left the tile reader holding ~900 MB; 150 MB
-    # without, as fast within the noise of a shared machine: issue 70). Tensors come from
+    # without, as fast within the noise of a shared machine). Tensors come from
     # malloc, which the server hands back after each photo (``webapp.photos``).
     options.enable_cpu_mem_arena = False
     return options

@@ -211,7 +211,7 @@ def recognise() -> tuple[Response, int]:
 
 @bp.post("/frames")
 def frame() -> tuple[Response, int]:
-    """Read one frame of a phone's live camera view (issue 67): as ``/api/recognise`` reads a
+    """Read one frame of a phone's live camera view: as ``/api/recognise`` reads a
     photo (the same checks and bounds, in its turn at the same reader, a busy one a 503 with
     ``Retry-After``), but the frame is never stored, neither on disk nor in the database: the
     answer carries the reading and the frame's size only. A frozen frame is then sent to

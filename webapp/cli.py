@@ -193,7 +193,7 @@ def _serve(args: argparse.Namespace) -> int:
     # limit is 1 GB); up to there the app answers a clear 413
     limit = 4 * int(app.config["MAX_CONTENT_LENGTH"])
     public, front = args, None
-    if getattr(args, "tls", False):  # issue 67: HTTPS here, the app behind it on the loopback
+    if getattr(args, "tls", False):  # HTTPS here, the app behind it on the loopback
         from webapp import tls
 
         if args.processes > 1:

@@ -1,4 +1,4 @@
-"""Clubs: a named group whose players meet across matches, and their records (issue 68).
+"""Clubs: a named group whose players meet across matches, and their records.
 
 A club has its own edit link, as a match has (a long random token stored hashed; the club's id
 is the read link), and a list of players whose names are unique in the club under the same
@@ -11,7 +11,7 @@ club match keeps its hands added up per seat beside it (``club_seat_lines``, a
 ``scorer.records.MatchLine`` each), rewritten from the match's stored hands in the very
 transaction that saves, edits or undoes one of them (``note_match``), so the figures change in
 the same commit as the hands; a request reads one row per match and seat rather than parsing
-every hand's JSON again (issue 68 asks <= 200 ms for 2,000 matches of 40,000 hands:
+every hand's JSON again (the target: <= 200 ms for 2,000 matches of 40,000 hands:
 ``benchmarks/bench_clubs.py``). ``club_matches(..., in_python=True)`` adds the stored hands up
 again one by one; the tests check both agree.
 

@@ -1,4 +1,4 @@
-"""waitress's connections, held in check for a LAN with no proxy in front (issue 70: 260 idle
+"""waitress's connections, held in check for a LAN with no proxy in front (260 idle
 connections that trickled a byte now and then kept every other phone out).
 
 ``meldcam serve`` sizes waitress for a room of phones (``webapp.cli.stream_threads``: 1,000

@@ -2,7 +2,7 @@
 
 Links in API answers (a new game's read and edit links) and on pages (the game's links, the
 seats' links and QR codes) are absolute, built by Flask from the request's ``Host``. Anyone can
-send any ``Host``: a spoofed one showed up in both (issue 70), so a link handed on from such an
+send any ``Host``: a spoofed one showed up in both, so a link handed on from such an
 answer, or a QR code drawn from it, would send players elsewhere. Here the ``Host`` is checked
 before the app sees the request (a WSGI wrapper, ``init_hosts``), and one that is not the
 server's own is replaced, so every link, whoever builds it, names the server:

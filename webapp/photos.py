@@ -23,7 +23,7 @@ one at a time, or ``RECOGNISE_WORKERS``), never on the server's request threads,
 allocator hands back what they freed (``give_back_memory``). glibc gives each thread that
 allocates its own arena (up to 8 per core) and keeps what a freed arena held: a 7000 x 7000 PNG
 (196 MB decoded) read on one request thread after another grew a server with 104 threads by
-~300 MB per upload, for good (issue 70). ``meldcam serve`` also caps the arenas
+~300 MB per upload, for good. ``meldcam serve`` also caps the arenas
 (``webapp.cli.cap_malloc_arenas``), and with ``--processes`` the processes take turns at photos
 as one process's threads do (``share_turns``).
 

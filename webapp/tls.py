@@ -1,4 +1,4 @@
-"""``meldcam serve --tls``: HTTPS for the phones on the LAN (issue 67), with no other program.
+"""``meldcam serve --tls``: HTTPS for the phones on the LAN, with no other program.
 
 Browsers open the camera in a page (the live view, ``webapp/static/livecam.js``) only in a
 secure context: over HTTPS, or on this computer itself. ``--tls`` makes a self-signed

@@ -444,6 +444,17 @@ def test_who_went_out_is_unset_until_chosen(
     expect(page.locator("#preview-result .outcome")).to_contain_text("stock ran out")
 
 
+def test_who_knocked_is_unset_until_chosen(phone: Any, server: str) -> None:
+    page = phone
+    game = new_game(server, "gin", ["Ana", "Ben"])
+    open_hand_page(page, game)
+    expect(page.locator("#knocker")).to_have_value("")
+    expect(page.locator("#preview-waiting")).to_contain_text("Choose who knocked")
+    expect(page.locator("#confirm")).to_be_disabled()
+    page.select_option("#knocker", "Ben")
+    expect(page.locator("#preview-waiting")).not_to_contain_text("Choose who knocked")
+
+
 # -- the smaller items ---------------------------------------------------------------------------
 
 

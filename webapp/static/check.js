@@ -91,7 +91,7 @@
       board.setVerdicts(null);
     } else {
       board.setVerdicts(check.data.melds);
-      // issue 71: the melds as they lie on the table, apart from the best way to lay them out
+      // the melds as they lie on the table, apart from the best way to lay them out
       const all = check.data.melds.length;
       const bad = check.data.melds.filter((v) => !v.valid).length;
       say(laidBox, bad

@@ -10,14 +10,14 @@
     box.open = false;
     document.getElementById("undo").focus();
   });
-  // issue 71: Undo's question opens in view, not below the fold
+  // Undo's question opens in view, not below the fold
   document.addEventListener("toggle", (event) => {
     if (event.target.id === "undo-box" && event.target.open) {
       const ask = event.target.querySelector(".undo-ask");
       if (ask) ask.scrollIntoView({ block: "nearest" });
     }
   }, true);
-  // issue 71: the read link through the phone's own share sheet (Web Share), else copied
+  // the read link through the phone's own share sheet (Web Share), else copied
   const share = document.getElementById("share-read");
   const readLink = document.getElementById("read-link");
   if (share && readLink && (navigator.share || (navigator.clipboard && window.isSecureContext))) {
@@ -36,7 +36,7 @@
       } catch (error) { /* the share sheet was closed: nothing to say */ }
     });
   }
-  // issue 71: and a line once it is undone (the page that answers the undo shows it)
+  // and a line once it is undone (the page that answers the undo shows it)
   document.addEventListener("submit", (event) => {
     const undo = event.target.closest("form[data-undo]");
     if (!undo) return;
@@ -46,7 +46,7 @@
         game: node ? JSON.parse(node.textContent).game_id : null, number: Number(undo.dataset.undo), undone: true }));
     } catch (error) { /* no line then */ }
   });
-  // issue 71: a line that the hand was saved (the end-of-hand page left it in sessionStorage)
+  // a line that the hand was saved (the end-of-hand page left it in sessionStorage)
   let said = null;
   try {
     said = JSON.parse(sessionStorage.getItem("meldcam-saved") || "null");

@@ -28,6 +28,7 @@
   /** Who went out: a name, null for "the stock ran out"; "choose…" (unset) is null too. */
   function winnerValue() { return winnerSelect.value === "-" ? null : winnerSelect.value || null; }
   function winnerUnset() { return Boolean(winnerSelect) && winnerSelect.value === ""; }
+  function knockerUnset() { return Boolean(knockerSelect) && knockerSelect.value === ""; }
 
   function hand() {
     if (setup.hand_style === "racks") {
@@ -105,7 +106,7 @@
   }
 
   /** The scorer's melds, deadwood and layoffs (gin games), so players can see why; pieces are
-   *  drawn as on the boards, never as codes (issue 71: "undefined lays off 3H 4H 5H"). */
+   *  drawn as on the boards, never as codes ("undefined lays off 3H 4H 5H"). */
   function details(result) {
     const lines = [];
     if (result.melds && !Array.isArray(result.melds)) {
@@ -134,7 +135,7 @@
   }
 
   /** Whose pieces are still missing: judged here, the server is asked only once every
-   *  player who must show pieces has some (issue 22: a fresh page said in red that Bob's rack
+   *  player who must show pieces has some (a fresh page said in red that Bob's rack
    *  was empty, and every such state was a failed request). */
   function missing() {
     const winner = winnerSelect ? winnerValue() : undefined;
@@ -156,11 +157,12 @@
     confirm.disabled = true;
     const reading = setup.players.filter((p) => boards.get(p).reading());
     const waiting = missing();
-    if (reading.length || waiting.length || winnerUnset()) {
+    if (reading.length || waiting.length || winnerUnset() || knockerUnset()) {
       errorBox.hidden = true;
       resultBox.replaceChildren();
-      // issue 71: "who went out?" starts unset, so a forgotten choice never picks the winner
+      // "who went out?" and "who knocked?" start unset: a forgotten choice never picks one
       waitingBox.textContent = winnerUnset() ? t("Choose who went out (or that the stock ran out).")
+        : knockerUnset() ? t("Choose who knocked.")
         : reading.length
         ? tn("Reading {names}’s photo…", "Reading {names}’s photo…", reading.length, { names: I18n.list(reading) })
         : tn("Waiting for {owners} pieces: photograph or tap them in.",
@@ -200,7 +202,7 @@
     document.body.dataset.judged = String(ticket);
   }
 
-  /* issue 71: what was entered is kept on this phone (localStorage) until it is saved, so a
+  /* what was entered is kept on this phone (localStorage) until it is saved, so a
      reload, a crash or a dropped network loses nothing; a draft is for the game as it was
      (a hand saved meanwhile makes it stale) and for three days at most */
   const DRAFT_KEY = `meldcam-hand:${setup.game_id}:${setup.number || "new"}`;
@@ -289,7 +291,7 @@
   preview();
   I18n.keepDraft(snapshot);
 
-  /* issue 71: the hand is saved without leaving the page, so a dropped network shows a message
+  /* the hand is saved without leaving the page, so a dropped network shows a message
      here (never the browser's "no internet" page) and Retry sends the same form again: the same
      idempotency key, so a save whose answer was lost is stored once */
   let pending = null;
@@ -349,7 +351,7 @@
   });
   retry.addEventListener("click", () => save(pending || new FormData(form)));
 
-  /* issue 27: the racks the players send from their own phones appear on their boards as they
+  /* the racks the players send from their own phones appear on their boards as they
      arrive (the game's event stream says when), marked with who sent them */
   if (setup.live && window.EventSource) {
     const asking = new Map();  // player -> the sent_at of the rack asked about
@@ -370,7 +372,7 @@
         if (!section || !board) continue;
         const mark = section.querySelector(".sent-by");
         if (seat.rack && taken.get(seat.player) !== seat.rack.sent_at) {
-          // issue 71: pieces the host entered for this player are not replaced without asking
+          // pieces the host entered for this player are not replaced without asking
           if (touched.has(seat.player) && (board.pieces.length || board.photos.length)) {
             if (asking.get(seat.player) !== seat.rack.sent_at) ask(section, seat);
             continue;

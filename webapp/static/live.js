@@ -1,4 +1,4 @@
-/* meldcam: the game page, live (issue 27). The server streams the game's changes
+/* meldcam: the game page, live. The server streams the game's changes
    (GET /api/games/<id>/events, Server-Sent Events); on each one the page reads itself again
    and redraws what is in <main>, keeping what the player is doing: the rack being photographed
    (while the hand is the same), the panels left open. EventSource reconnects by itself after a

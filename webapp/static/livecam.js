@@ -1,4 +1,4 @@
-/* meldcam: the live camera view (issue 67). "Live" opens the rear camera in the page, shows the
+/* meldcam: the live camera view. "Live" opens the rear camera in the page, shows the
    video full width and sends a downscaled frame to /api/frames whenever the previous answer has
    come back (one request in flight, the newest frame wins, nothing queues). The boxes, labels,
    ? marks and the verdict are drawn over the video. A tap (or Freeze) keeps the frame shown and

@@ -10,7 +10,7 @@
       fieldset.hidden = !chosen || fieldset.dataset.game !== chosen.value;
     }
   }
-  /* issue 71: only as many player fields as the game takes (Domino Gin: 2), so a game is never
+  /* only as many player fields as the game takes (Domino Gin: 2), so a game is never
      refused for its players after it was filled in */
   function showPlayers() {
     const chosen = form.querySelector("input[name=game]:checked");

@@ -297,7 +297,7 @@ const Meldcam = (() => {
       // tags are sized in screen pixels: redraw them when the phone turns
       window.addEventListener("resize", debounce(() => this.renderBoxes(), 200));
       this.render();
-      // issue 67: the live camera view (livecam.js, where the page loads it)
+      // the live camera view (livecam.js, where the page loads it)
       this.live = typeof MeldcamLive !== "undefined" ? MeldcamLive.attach(this) : null;
     }
 
@@ -331,7 +331,7 @@ const Meldcam = (() => {
       this.changed();
     }
 
-    /** issue 71: take a photo back, with the pieces read from it (a failed or doubled photo). */
+    /** take a photo back, with the pieces read from it (a failed or doubled photo). */
     removePhoto(index, quiet = false) {
       const photo = this.photos[index];
       if (!photo) return 0;
@@ -399,7 +399,7 @@ const Meldcam = (() => {
     }
 
     /** Group the pieces as ``melds`` (lists of names) say: the check page's "lay them out this
-     *  way" (issue 71); the photos and boxes stay. */
+     *  way"; the photos and boxes stay. */
     regroup(melds) {
       const free = new Set(this.pieces.keys());
       melds.forEach((meld, m) => meld.forEach((label) => {
@@ -448,7 +448,7 @@ const Meldcam = (() => {
       this.statusError = isError;
     }
 
-    /** The status line after a change: how many pieces, how many to check (issue 22: it said
+    /** The status line after a change: how many pieces, how many to check (it said
      *  "Read 7 pieces" after pieces were added or removed). */
     countStatus(prefix = "") {
       const n = this.pieces.length;
@@ -474,7 +474,7 @@ const Meldcam = (() => {
       let small, print;
       try {
         print = await fingerprint(file);
-        // issue 71: the same picture sent twice would double its pieces
+        // the same picture sent twice would double its pieces
         const twin = this.photos.findIndex((p) => p.print === print && p !== replacing);
         if (twin >= 0) {
           this.setStatus(t("This photo is on the board already (photo {number}): its pieces were not added again.",
@@ -539,7 +539,7 @@ const Meldcam = (() => {
           : tn("Read {count} piece in {seconds} s.", "Read {count} pieces in {seconds} s.", count, { seconds });
         // a deck whose letters were told, not named by the game: shown, so a wrong one is seen
         const fromGame = data.set_from === "game";
-        // issue 71: said plainly ("Read as a JQKA deck, told from its letters" was jargon)
+        // said plainly ("Read as a JQKA deck, told from its letters" was jargon)
         const deck = data.set === "other"  // a queen's D, not which deck's: meldcam.vocabulary.OTHER_LETTERS
           ? (fromGame ? t("Letters on the cards: other than J Q K A, as this game's other photos showed.")
             : t("Letters on the cards: other than J Q K A, as seen on this photo."))
@@ -586,7 +586,7 @@ const Meldcam = (() => {
       frame.append(img, svg);
       view.append(frame);
       if (!url) view.append(el("figcaption", { class: "photo-caption muted" }, t("This photo is no longer kept.")));
-      // issue 71: a photo can be taken back (its pieces with it) or taken again
+      // a photo can be taken back (its pieces with it) or taken again
       const actions = el("div", { class: "photo-actions" });
       const remove = el("button", { type: "button", class: "remove-photo" }, t("Remove"));
       const again = el("button", { type: "button", class: "retake-photo" }, t("Retake"));
@@ -640,7 +640,7 @@ const Meldcam = (() => {
 
     edit(index) {
       const piece = this.pieces[index];
-      // issue 71: "Piece 10 may be black 9" read like the tile 10, and 10 was not its place
+      // "Piece 10 may be black 9" read like the tile 10, and 10 was not its place
       const where = { number: this.place(index), count: this.pieces.length, piece: pieceName(piece.label) };
       picker.open(this.setup, {
         title: toConfirm(piece)
@@ -663,7 +663,7 @@ const Meldcam = (() => {
     }
 
     add(meld) {
-      // issue 71: the picker stays open for several pieces (a gin hand is ten); Close ends
+      // the picker stays open for several pieces (a gin hand is ten); Close ends
       picker.open(this.setup, {
         title: this.withMelds ? t("Add pieces to meld {number}: tap each, then Close", { number: meld + 1 })
           : t("Add pieces: tap each, then Close"),

@@ -1,4 +1,4 @@
-/* meldcam: a seated player's phone (issue 27). "Photograph your rack": the photo is read on the
+/* meldcam: a seated player's phone. "Photograph your rack": the photo is read on the
    server, the player corrects it here, then sends it to the host (PUT /api/games/<id>/racks/
    <seat> with the seat's token). Sending again replaces what was sent. When the hand is saved
    the live page draws the next hand's card, and this mounts a board on it again. */
