@@ -355,7 +355,9 @@ def check_free() -> Any:
         if request.args.get(spec["name"], "").strip()
     }
     setup = _page_setup(chosen, options)  # a bad value: the MeldcamError page (400)
-    return render_template("check.html", setup=setup, games=games, state=None)
+    # ``?sample=1``: the page reads the sample photo of tiles at once (a newcomer's first try)
+    sample = request.args.get("sample") == "1" and setup.get("kind") == "tiles"
+    return render_template("check.html", setup=setup, games=games, state=None, sample=sample)
 
 
 @bp.get("/g/<game_id>/check")

@@ -591,6 +591,35 @@ def test_the_read_link_is_shared_through_the_phones_share_sheet(phone: Any, serv
     assert shared["url"] == game["links"]["read"]
 
 
+def test_a_newcomer_can_try_a_sample_photo(phone: Any, server: str, reader: Reader) -> None:
+    """The start page's "Try it on a sample photo" opens the check page, which reads the
+    sample photo (a real photo of tiles, credited) as it reads one the player chose."""
+    page = phone
+    sent: list[bytes] = []
+    own = reader.recognise
+
+    def recording(image: bytes) -> dict[str, Any]:
+        sent.append(image)
+        return own(image)
+
+    reader.recognise = recording  # type: ignore[method-assign]  # the stand-in records its input
+    page.goto(server + "/")
+    page.locator("#try-sample").click()
+    expect(page.locator("#sample-credit")).to_contain_text("CC BY 4.0")
+    board = page.locator("#board")
+    expect(board.locator(".melds .chip[data-piece]")).to_have_count(3)
+    expect(page.locator("#table-verdict")).to_contain_text("3")
+    # the reader got the sample's picture (as the page sends any photo: decoded the same)
+    import cv2
+    import numpy as np
+
+    sample = cv2.imread(str(Path(__file__).parents[2] / "webapp/static/sample/tiles.jpg"))
+    assert sent
+    got = cv2.imdecode(np.frombuffer(sent[0], np.uint8), cv2.IMREAD_COLOR)
+    got = cv2.resize(got, (sample.shape[1], sample.shape[0]), interpolation=cv2.INTER_AREA)
+    assert float(np.abs(got.astype(float) - sample.astype(float)).mean()) < 8.0
+
+
 def test_the_app_has_a_manifest(phone: Any, server: str) -> None:
     page = phone
     page.goto(server + "/")

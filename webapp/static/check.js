@@ -18,6 +18,20 @@
 
   function say(node, ...parts) { node.replaceChildren(...parts); }
 
+  /** The sample photo (``?sample=1``): fetched and given to the board's photo input, so it is
+   *  read exactly as a photo the player chose. */
+  function readSample() {
+    const board = document.getElementById("board");
+    const input = board && board.querySelector(".photo-file");
+    if (!input || !board.dataset.sample) return;
+    fetch(board.dataset.sample).then((answer) => answer.blob()).then((blob) => {
+      const files = new DataTransfer();
+      files.items.add(new File([blob], "sample.jpg", { type: blob.type || "image/jpeg" }));
+      input.files = files.files;
+      input.dispatchEvent(new Event("change"));
+    }).catch(() => {});  // no sample: the page is the plain check page
+  }
+
   /** Pieces this game's set does not have (a double-twelve domino in a double-nine game):
    *  judged here, the scorer need not be asked. */
   function foreignPieces(pieces) {
@@ -147,6 +161,7 @@
     board.setMelds(draft.melds.map((meld) => meld.filter((name) => setup.pieces.includes(name))));
   }
   I18n.keepDraft(() => ({ melds: board.melds(), opening: Boolean(openingInput && openingInput.checked) }));
+  if (!board.melds().some((meld) => meld.length)) readSample();
 
   // --- the free page: the game and its house rules, applied at once ------------------------
   const select = document.getElementById("game-select");
