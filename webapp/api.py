@@ -349,8 +349,7 @@ def create_game() -> tuple[Response, int]:
 
     club_token = request.headers.get(clubs.TOKEN_HEADER, "")
     answer = idempotency.run(key, idempotency.fingerprint(_sent(), club_token), work)
-    # the token is never stored: a replay makes it again from the key
-    token = tokens[0] if tokens else idempotency.derived_token(idempotency.scoped(str(key)))
+    token = idempotency.created_token(tokens, key)
     result = dict(answer.body or {})
     result["edit_token"] = token
     result["links"] = _links(result["id"], token)

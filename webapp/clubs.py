@@ -794,7 +794,7 @@ def api_create_club() -> tuple[Response, int]:
         return Answer(201, club_json(db, get_club(db, created.club_id)))
 
     answer = idempotency.run(key, _sent(), work)
-    token = tokens[0] if tokens else idempotency.derived_token(idempotency.scoped(str(key)))
+    token = idempotency.created_token(tokens, key)
     result = dict(answer.body or {})
     result["edit_token"] = token
     result["links"] = _links(result["id"], token)
@@ -896,7 +896,7 @@ def create_club_page() -> Any:
         )
         return _no_store((page, 400))
     club_id = str((answer.body or {})["club_id"])
-    token = tokens[0] if tokens else idempotency.derived_token(idempotency.scoped(str(key)))
+    token = idempotency.created_token(tokens, key)
     _remember_edit(club_id, token)
     return _no_store(redirect(str(answer.location)))
 
@@ -1027,7 +1027,7 @@ def start_match_page(club_id: str) -> Any:
     except MeldcamError as error:
         return _club_page(club_id, bounds.clip(localise(error)), 400)
     game_id = str((answer.body or {})["game_id"])
-    token = tokens[0] if tokens else idempotency.derived_token(idempotency.scoped(str(key)))
+    token = idempotency.created_token(tokens, key)
     remember_game(game_id, token)
     if not answer.replayed:
         session["new_game"] = game_id

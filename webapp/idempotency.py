@@ -97,6 +97,12 @@ def form_fingerprint(*extra: str) -> str:
     return fingerprint(repr(fields), *extra)
 
 
+def created_token(made: list[str], client_key: object) -> str:
+    """The edit token a create answers with: the one its work ``made`` now, or, on a replay
+    (which runs no work), the same token made again from the client's key."""
+    return made[0] if made else derived_token(scoped(str(client_key)))
+
+
 def derived_token(stored_key: str) -> str:
     """An edit token made from the write's key and the app's secret: a retried "new game"
     answers the same token without the token ever being stored."""

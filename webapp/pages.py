@@ -206,7 +206,7 @@ def _start_game(
 
     answer = idempotency.run(key, idempotency.form_fingerprint(), work)
     game_id = str((answer.body or {})["game_id"])
-    token = tokens[0] if tokens else idempotency.derived_token(idempotency.scoped(str(key)))
+    token = idempotency.created_token(tokens, key)
     _remember_edit(game_id, token)
     if not answer.replayed:
         session["new_game"] = game_id
