@@ -36,6 +36,11 @@ DOMINO_SETS: dict[str, tuple[int, int]] = {
 DOMINO_SET_TOPS: dict[str, int] = {
     name: top for name, (top, copies) in DOMINO_SETS.items() if copies == 1
 }
+# The set a photo of each set is read for: the set of one copy with the same highest pip.
+DOMINO_PHOTO_SETS: dict[str, str] = {
+    name: next(one for one, one_top in DOMINO_SET_TOPS.items() if one_top == top)
+    for name, (top, _copies) in DOMINO_SETS.items()
+}
 
 
 def domino_name(a: int, b: int) -> str:
@@ -47,6 +52,9 @@ def domino_name(a: int, b: int) -> str:
 CARD_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 CARD_SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 SUIT_NAMES: dict[str, str] = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SUIT_SYMBOLS: dict[str, str] = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+# the ranks said by name (the others by their number)
+RANK_NAMES: dict[str, str] = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 CARD_JOKER = "JK"
 
 

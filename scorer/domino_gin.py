@@ -48,6 +48,7 @@ from scorer.sets import (
     IN_THIS_MELD,
     ON_THE_TABLE,
     check_available,
+    domino_photo_set,
     dominoes,
 )
 
@@ -83,6 +84,7 @@ GAME_TYPE = GameType(
     winner_opens=True,
     options=OPTIONS,
     presets=PRESETS,
+    photo_set=domino_photo_set,
 )
 
 

@@ -9,13 +9,30 @@ Each game module (``rummikub``, ``remik``, ``remino``, ``domino_gin``, ``gin``) 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from scorer.messages import joined, say
 from scorer.options import OptionSpec
 from scorer.pieces import Piece
+
+# How a hand can end (``HandScore.outcome``): the codes every game's scorer returns.
+OUTCOMES: tuple[str, ...] = (
+    "out",  # a player went out (number tiles, Remino)
+    "remik-from-hand",  # Remik: out in one turn, every score doubled
+    "stock-exhausted",  # the pool ran dry: the lowest rack wins
+    "gin",  # the gin games: a knock with no deadwood
+    "big-gin",  # gin with every card melded before the discard (no game scores it yet)
+    "knock",
+    "undercut",
+    "tie",  # the pool ran dry and the lowest racks tie (scorer.hands.tied_hand)
+)
+
+
+def no_photo_set(options: Mapping[str, Any]) -> str | None:
+    """A game whose photos are read for no particular set (number tiles)."""
+    return None
 
 
 @dataclass(frozen=True)
@@ -40,6 +57,9 @@ class GameType:
     winner_opens: bool  # the last hand's winner opens the next; otherwise the deal passes left
     options: tuple[OptionSpec, ...]
     presets: Mapping[str, Mapping[str, Any]]
+    # the set its photos are read for (``meldcam.vocabulary.PHOTO_SETS``), from its resolved
+    # options: a domino game's set, a deck's index letters; None for none
+    photo_set: Callable[[Mapping[str, Any]], str | None] = no_photo_set
 
 
 @dataclass(frozen=True)

@@ -73,17 +73,24 @@ def make_rules(
     return rules
 
 
-def describe_games() -> list[dict[str, Any]]:
-    """Every game with its options and presets, JSON-ready (for pickers in the web app)."""
-    described = []
-    for game in GAME_MODULES:
-        descriptor = game_type(game)
-        described.append(
-            {
-                "game": game,
-                "title": descriptor.title,
-                "options": [spec.to_json() for spec in descriptor.options],
-                "presets": dict(descriptor.presets),
-            }
-        )
+def describe_game(game: str, *, pickers: bool = False) -> dict[str, Any]:
+    """One game with its options and presets, JSON-ready (the CLI's ``games``); ``pickers``
+    (the web app's catalogue) adds its player counts, its hand style and the options' bounds."""
+    descriptor = game_type(game)
+    described: dict[str, Any] = {"game": game, "title": descriptor.title}
+    if pickers:
+        described["players"] = list(descriptor.players)
+        described["hand_style"] = descriptor.hand_style
+    described["options"] = [spec.to_json(bounds=pickers) for spec in descriptor.options]
+    described["presets"] = dict(descriptor.presets)
     return described
+
+
+def describe_games(*, pickers: bool = False) -> list[dict[str, Any]]:
+    """Every game, described (``describe_game``)."""
+    return [describe_game(game, pickers=pickers) for game in GAME_MODULES]
+
+
+def photo_set(rules: Rules) -> str | None:
+    """The set the game's photos are read for, as its rules stand (``GameType.photo_set``)."""
+    return game_type(rules.game).photo_set(rules.options)

@@ -39,8 +39,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from meldcam.vocabulary import AUTO_SET, LETTER_SETS_BY_PRINT, LETTERS_FROM_PHOTO, SUIT_NAMES
 from meldcam.vocabulary import CARD_RANKS as RANKS
-from meldcam.vocabulary import LETTER_SETS_BY_PRINT, LETTERS_FROM_PHOTO, SUIT_NAMES
 from scorer.errors import HandError, PieceError
 from scorer.game import (
     GameType,
@@ -81,6 +81,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 PRESETS: dict[str, dict[str, Any]] = {"classic": {}}
 
+
+def deck_photo_set(options: Mapping[str, Any]) -> str | None:
+    """The letter set the deck's photos are read for (``index_letters``): the set that prints
+    them ("WDKA" -> "pl"), or told from each photo (``AUTO_SET``) by default."""
+    letters = str(options.get("index_letters"))
+    return AUTO_SET if letters == LETTERS_FROM_PHOTO else LETTER_SETS_BY_PRINT.get(letters)
+
+
 GAME_TYPE = GameType(
     name="gin",
     title="Gin Rummy",
@@ -94,6 +102,7 @@ GAME_TYPE = GameType(
     winner_opens=False,
     options=OPTIONS,
     presets=PRESETS,
+    photo_set=deck_photo_set,
 )
 
 NO_JOKERS = say("gin.no-jokers", "Gin Rummy is played without jokers")

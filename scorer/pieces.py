@@ -311,6 +311,20 @@ def piece_kind(piece: Piece) -> PieceKind:
     return "card"
 
 
+def piece_order(piece: Piece) -> tuple[int, ...]:
+    """Where a piece goes in a picker: tiles by colour (in the vocabulary's order) then number,
+    the tile joker, dominoes by their halves, cards by suit then rank, the card joker."""
+    if isinstance(piece, Tile):
+        return (0, COLOURS.index(piece.colour), piece.number)
+    if isinstance(piece, Joker):
+        return (1,)
+    if isinstance(piece, Domino):
+        return (2, piece.low, piece.high)
+    if isinstance(piece, Card):
+        return (3, SUITS.index(piece.suit), piece.rank)
+    return (4,)
+
+
 def names(pieces: Iterable[Piece]) -> list[str]:
     """Canonical names of an iterable of pieces."""
     return [p.name for p in pieces]

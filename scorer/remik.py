@@ -1,7 +1,9 @@
 """Remik liczbowy (source 003): tiles 1-13 (basic) or 1-17 (extended), an agreed number of hands.
 
-Options: ``numbers`` 13/17; ``jokers`` 0/2/4; ``opening`` derived when not given: 36 with 13
-numbers, 86 (36 + the source's example 50) with 17; ``min_melds`` 1 or 3; ``hands``: the hands
+Options: ``numbers`` 13/17; ``jokers`` 0/2/4; ``opening`` derived when not given:
+``BASIC_OPENING`` with 13 numbers, ``EXTENDED_OPENING`` (the basic one and the source's example
+50) with 17, the one place these numbers are written (the option's help, the web pages and
+docs/choices/number-tiles.md take them from here); ``min_melds`` 1 or 3; ``hands``: the hands
 agreed for the match, default 4 (the source leaves it to the players; 4 lets each of up to four
 players start one hand). "Remik z reki" (``from_hand``) doubles every score of the hand.
 A pool run dry is scored like Rummikub's (RULES.md default; see scorer.numbertiles).
@@ -16,7 +18,7 @@ from scorer.options import OptionSpec
 from scorer.sets import number_tiles
 
 BASIC_OPENING = 36
-EXTENDED_OPENING = 86
+EXTENDED_OPENING = BASIC_OPENING + 50  # the source's example adds 50
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("numbers", int, 13, "tiles numbered 1 to 13 (basic) or 1 to 17", choices=(13, 17)),
@@ -25,7 +27,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "opening",
         int,
         None,
-        "points the first meld must reach (default 36 with 13 numbers, 86 with 17)",
+        f"points the first meld must reach (default {BASIC_OPENING} with 13 numbers, "
+        f"{EXTENDED_OPENING} with 17)",
         minimum=0,
     ),
     OptionSpec("min_melds", int, 1, "melds the first meld must have at least", choices=(1, 3)),

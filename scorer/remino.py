@@ -57,6 +57,7 @@ from scorer.sets import (
     IN_THIS_MELD,
     ON_THE_TABLE,
     check_available,
+    domino_photo_set,
     dominoes,
 )
 
@@ -100,6 +101,7 @@ GAME_TYPE = GameType(
     winner_opens=False,
     options=OPTIONS,
     presets=PRESETS,
+    photo_set=domino_photo_set,
 )
 
 

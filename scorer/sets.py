@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from meldcam.vocabulary import CARD_RANKS as RANKS
 from meldcam.vocabulary import CARD_SUITS as SUITS
-from meldcam.vocabulary import DOMINO_SETS
+from meldcam.vocabulary import DOMINO_PHOTO_SETS, DOMINO_SETS
 from meldcam.vocabulary import TILE_COLOURS as COLOURS
 from scorer.errors import HandError
 from scorer.messages import Message, names, say, say_n
@@ -44,6 +45,12 @@ def dominoes(set_name: str) -> Counter[Piece]:
         )
     top, copies = DOMINO_SETS[set_name]
     return Counter({Domino(a, b): copies for a in range(top + 1) for b in range(a, top + 1)})
+
+
+def domino_photo_set(options: Mapping[str, Any]) -> str | None:
+    """The set a domino game's photos are read for, from its ``set`` option: double-nine ->
+    "double-nine", 2x-double-six -> "double-six" (two copies look like one in a photo)."""
+    return DOMINO_PHOTO_SETS.get(str(options.get("set")))
 
 
 def cards() -> Counter[Piece]:

@@ -1,9 +1,9 @@
 """One vocabulary (issue 23 item 3): piece names, domino sets and recogniser kinds live in
 ``meldcam.vocabulary``, which imports nothing; the rules (``scorer.pieces``, ``scorer.sets``),
 the recognisers (``vision.labels``, ``vision.api``), the generators (``datasets``) and the web app
-(``webapp.matches``, ``webapp.photos``) take them from there. These tests tie every label the
-recognisers and generators can produce to a piece the scorer parses back to the same name, and
-every piece the scorer knows back to the recognisers' heads."""
+(``webapp.matches``, ``webapp.facts`` for the page scripts) take them from there. These tests tie
+every label the recognisers and generators can produce to a piece the scorer parses back to the
+same name, and every piece the scorer knows back to the recognisers' heads."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from scorer import pieces, sets
 from scorer.errors import PieceError
 from vision import api as vision_api
 from vision import labels
-from webapp import matches, photos
+from webapp import matches
 
 TILE_LABELS = [
     labels.tile_label(value, colour)
@@ -106,7 +106,6 @@ def test_every_layer_takes_the_one_vocabulary():
     assert pieces.SUITS is labels.CARD_SUITS is cards_synth.SUITS is vocabulary.CARD_SUITS
     assert labels.CARD_JOKER == cards_synth.JOKER == pieces.CardJoker().name
     assert sets.DOMINO_SETS is dominoes_synth.DOMINO_SETS is vocabulary.DOMINO_SETS
-    assert photos.DOMINO_SET_TOPS is vocabulary.DOMINO_SET_TOPS
     assert vision_api.KINDS is vocabulary.KINDS
     assert matches.RECOGNISER_KINDS is vocabulary.RECOGNISER_KINDS
     assert set(vocabulary.RECOGNISER_KINDS) == {"tile", "domino", "card"}
@@ -117,6 +116,31 @@ def test_domino_sets_read_from_a_photo_are_the_sets_of_one_copy():
     assert vocabulary.DOMINO_SET_TOPS == {"double-six": 6, "double-nine": 9, "double-twelve": 12}
     for name, top in vocabulary.DOMINO_SET_TOPS.items():
         assert sets.DOMINO_SETS[name] == (top, 1)
+    # a set's photos are read for the set of one copy with its top pip (two look like one)
+    assert vocabulary.DOMINO_PHOTO_SETS == {
+        "double-six": "double-six",
+        "double-nine": "double-nine",
+        "double-twelve": "double-twelve",
+        "2x-double-six": "double-six",
+    }
+    for name, photo_set in vocabulary.DOMINO_PHOTO_SETS.items():
+        assert photo_set in vocabulary.PHOTO_SETS["dominoes"]
+        assert sets.domino_photo_set({"set": name}) == photo_set
+
+
+def test_the_pages_get_the_vocabulary_from_the_server():
+    """The page scripts' facts (``webapp.facts``) are the vocabulary itself, not a copy."""
+    from webapp import facts
+
+    given = facts.vocabulary_facts()
+    assert given["tiles"]["colours"] == list(vocabulary.TILE_COLOURS)
+    assert given["cards"]["ranks"] == list(vocabulary.CARD_RANKS)
+    assert given["cards"]["suits"] == list(vocabulary.CARD_SUITS)
+    assert given["cards"]["suit_symbols"] == vocabulary.SUIT_SYMBOLS
+    assert given["dominoes"]["sets"] == {k: list(v) for k, v in vocabulary.DOMINO_SETS.items()}
+    assert given["kinds"] == vocabulary.RECOGNISER_KINDS
+    words = facts.vocabulary_words()
+    assert set(vocabulary.SUIT_NAMES.values()) | set(vocabulary.RANK_NAMES.values()) <= set(words)
 
 
 def test_a_deck_is_named_by_the_letters_it_prints():

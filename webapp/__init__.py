@@ -1,8 +1,9 @@
 """meldcam's web app: a Flask app factory with a JSON API and phone-friendly pages.
 
-Configuration, later wins: built-in defaults, ``<instance>/config.py``, ``MELDCAM_*`` environment
-variables (``MELDCAM_DATABASE_URL``, ``MELDCAM_MAX_CONTENT_LENGTH``...), then the ``config`` dict
-given to ``create_app``. The instance folder is ``MELDCAM_INSTANCE_PATH`` or ``INSTANCE_PATH`` in
+Configuration, later wins: the defaults (every setting, with its default and what it does, is
+in ``webapp.settings``), ``<instance>/config.py``, ``MELDCAM_*`` environment variables
+(``MELDCAM_DATABASE_URL``, ``MELDCAM_MAX_CONTENT_LENGTH``...), then the ``config`` dict given
+to ``create_app``. The instance folder is ``MELDCAM_INSTANCE_PATH`` or ``INSTANCE_PATH`` in
 ``config``, else Flask's default (``instance/`` beside the package, git-ignored). It holds the
 SQLite database (WAL) and the secret key, generated there on first start. Any other database
 (PostgreSQL, several nodes) needs ``MELDCAM_SECRET_KEY``, the same on every node: edit sessions
@@ -32,13 +33,10 @@ from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import BadRequest, Conflict, HTTPException
 
-from webapp.bounds import clip
+from webapp.bounds import clip, refuse_oversized
 from webapp.i18n import error_json, init_i18n, lazy_gettext, localise
+from webapp.settings import MEGABYTE, apply_defaults
 
-MEGABYTE = 1024 * 1024
-# a page form's text fields (not its files; a hand is a few KB). Werkzeug also holds each 64 KB
-# chunk of a multipart body against this limit, files included: it must stay well above that.
-FORM_FIELDS_BYTES = 256 * 1024
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' blob: data:; script-src 'self'; style-src 'self'; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
@@ -67,9 +65,7 @@ class SessionInterface(SecureCookieSessionInterface):
     HTTPS: a browser never sends it back over plain HTTP, where it could be read."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
-        return bool(app.config.get("SESSION_COOKIE_SECURE")) or (
-            bool(request) and request.is_secure
-        )
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or (bool(request) and request.is_secure)
 
 
 def configured_app(config: dict[str, Any] | None = None) -> Flask:
@@ -84,15 +80,7 @@ def configured_app(config: dict[str, Any] | None = None) -> Flask:
     )
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
-    app.config.update(
-        DATABASE_URL=f"sqlite:///{instance / 'meldcam.sqlite3'}",
-        MAX_CONTENT_LENGTH=16 * MEGABYTE,
-        MAX_FORM_MEMORY_SIZE=FORM_FIELDS_BYTES,
-        HTTPS=False,
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_HTTPONLY=True,
-        RECOGNISER_FACTORY=None,
-    )
+    apply_defaults(app.config, instance)  # every setting and its default: webapp.settings
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("MELDCAM")
     app.config.update(config)
@@ -101,7 +89,7 @@ def configured_app(config: dict[str, Any] | None = None) -> Flask:
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = configured_app(config)
-    if not app.config.get("SECRET_KEY"):
+    if not app.config["SECRET_KEY"]:
         if not str(app.config["DATABASE_URL"]).startswith("sqlite"):
             raise ConfigurationError(
                 "set MELDCAM_SECRET_KEY (the same long random value on every node, e.g. from "
@@ -113,6 +101,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["PREFERRED_URL_SCHEME"] = "https"
     app.session_interface = SessionInterface()
+    app.before_request(refuse_oversized)  # first: before any limit counts the request
 
     from webapp import api, clubs, live, pages, photos
     from webapp.db import init_db

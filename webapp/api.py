@@ -273,10 +273,6 @@ def table() -> Response:
     return jsonify(scorer_api.table(body["game"], body.get("options"), pieces, translate=localise))
 
 
-# a hint's answer time: past it the best move found so far, marked "exact": false
-HINT_BUDGET_S = 0.5
-
-
 @bp.post("/hint")
 def hint() -> Response:
     """The best move for ``position``; within the app's ``HINT_BUDGET_S`` (default 0.5 s) it is
@@ -284,7 +280,7 @@ def hint() -> Response:
     body = json_object()
     position = _bounded(_field(body, "position"))
     matches.load_rules(_field(body, "game"), _field(body, "options", None))
-    budget = current_app.config.get("HINT_BUDGET_S", HINT_BUDGET_S)
+    budget = current_app.config["HINT_BUDGET_S"]
     answer = scorer_api.hint(body["game"], body.get("options"), position, budget, localise)
     answer.setdefault("exact", True)
     return jsonify(answer)

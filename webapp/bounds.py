@@ -1,16 +1,21 @@
 """Bounds on what a request may ask of the server, checked before any real work is done.
 
-No real table holds more than a few hundred pieces and no game more than a handful of players,
-so a JSON body larger than ``MAX_JSON_BYTES``, nested deeper than ``MAX_JSON_DEPTH``, holding
-more than ``MAX_JSON_ITEMS`` values or a text longer than ``MAX_TEXT`` is refused (400 or 413)
-before it is parsed in full or scored. Error messages quote at most a short prefix of what was
-sent (``quote``), and every message is clipped (``clip``) so that no answer echoes a body back.
+No real table holds more than a few hundred pieces and no game more than a handful of players, so a
+JSON body larger than ``MAX_JSON_BYTES``, nested deeper than ``MAX_JSON_DEPTH``, holding more than
+``MAX_JSON_ITEMS`` values or a text longer than ``MAX_TEXT`` is refused (400 or 413) before it is
+parsed in full or scored; and before any view runs, a body larger than ``MAX_CONTENT_LENGTH``
+(``webapp.settings``) is refused with 413 on every route (``refuse_oversized``, which
+``create_app`` runs first for each request). Error messages quote at most a short prefix of what
+was sent (``quote``), and every message is clipped (``clip``) so that no answer echoes a body back.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+from flask import request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorer.errors import MeldcamError
 from webapp.i18n import lazy_gettext
@@ -42,6 +47,15 @@ def _too_deep() -> Any:
     return lazy_gettext(
         "the JSON is nested too deeply: at most %(most)s levels", most=MAX_JSON_DEPTH
     )
+
+
+def refuse_oversized() -> None:
+    """Before each request's view (and its rate limits): a body that says it is larger than
+    ``MAX_CONTENT_LENGTH`` is refused (413) on every route, whether its view reads it or not.
+    A body sent without its length is held to the same limit as it is read (Werkzeug)."""
+    limit = request.max_content_length
+    if limit is not None and (request.content_length or 0) > limit:
+        raise RequestEntityTooLarge()
 
 
 def quote(value: Any, limit: int = QUOTE) -> str:

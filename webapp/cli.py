@@ -262,7 +262,7 @@ def own_hosts(app: Any, args: argparse.Namespace, port: int) -> None:
 
     if getattr(args, "public_url", None):
         app.config["PUBLIC_URL"] = args.public_url
-    if not app.config.get("PUBLIC_URL"):
+    if not app.config["PUBLIC_URL"]:
         lan = lan_address() if args.host in {"0.0.0.0", "::", ""} else None
         app.config.update(served_hosts(args.host, port, lan, bool(getattr(args, "proxy", None))))
 
@@ -276,7 +276,7 @@ def _announce(args: argparse.Namespace, port: int, detail: str = "") -> None:
 
 def _run(app: Any, server: Any) -> None:
     """Serve until interrupted, the tile reader loading in the background meanwhile."""
-    if not app.config.get("REDIS_URL"):  # with recognition workers, they hold the models
+    if not app.config["REDIS_URL"]:  # with recognition workers, they hold the models
         threading.Thread(target=_warm_recogniser, args=(app,), daemon=True).start()
     with contextlib.suppress(KeyboardInterrupt):
         server.run()

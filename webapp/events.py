@@ -40,14 +40,7 @@ from sqlalchemy.orm import Session
 
 from webapp.db import Game, GameEvent, reading
 
-EXTENSION_KEY = "meldcam_events"
-DEFAULTS = {
-    "EVENTS_POLL_S": 0.2,  # how often the hub reads the watched games' versions
-    "EVENTS_HEARTBEAT_S": 15.0,  # a comment on a quiet stream: keeps proxies and phones talking
-    "EVENTS_STREAM_S": 300.0,  # a stream's life; the browser reconnects and misses nothing
-    "EVENT_STREAMS": 100,  # open streams per process (each holds a server thread)
-    "EVENT_STREAMS_PER_CLIENT": 20,  # per client address: a table's phones behind one router
-}
+EXTENSION_KEY = "meldcam_events"  # settings EVENTS_* and EVENT_STREAMS*: webapp.settings
 RETRY_MS = 1000  # how soon the browser's EventSource reconnects after a stream ends
 IN_CHUNK = 500  # game ids per poll query
 IDLE_STOP_S = 30.0  # the hub's thread ends after this long without a stream
@@ -231,8 +224,6 @@ class Hub:
 
 
 def init_events(app: Flask) -> Hub:
-    for name, value in DEFAULTS.items():
-        app.config.setdefault(name, value)
     hub = Hub(app)
     app.extensions[EXTENSION_KEY] = hub
     return hub

@@ -34,11 +34,6 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 
-DEFAULTS: dict[str, Any] = {
-    "PUBLIC_URL": None,
-    "ALLOWED_HOSTS": None,
-    "ALLOW_OWN_ADDRESSES": False,
-}
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -81,10 +76,10 @@ def trusted_host(config: Any, host: str, scheme: str) -> str | None:
     """The ``Host`` a request should be taken as made to: ``host`` itself when it is the
     server's own, else the server's own address (see the module's text); None to leave the
     request as it is (nothing configured)."""
-    public = config.get("PUBLIC_URL")
+    public = config["PUBLIC_URL"]
     if public:
         return urlsplit(str(public)).netloc
-    allowed = list(config.get("ALLOWED_HOSTS") or ())
+    allowed = list(config["ALLOWED_HOSTS"] or ())
     if not allowed:
         return None
     sent = split_host(host, scheme)
@@ -92,7 +87,7 @@ def trusted_host(config: Any, host: str, scheme: str) -> str | None:
     if sent is not None and (
         sent in known
         or (
-            config.get("ALLOW_OWN_ADDRESSES")
+            config["ALLOW_OWN_ADDRESSES"]
             and sent[1] in {port for _, port in known}
             and own_address(sent[0])
         )
@@ -103,13 +98,11 @@ def trusted_host(config: Any, host: str, scheme: str) -> str | None:
 
 def init_hosts(app: Flask) -> None:
     """Check each request's ``Host`` before the app sees it (``trusted_host``)."""
-    for name, value in DEFAULTS.items():
-        app.config.setdefault(name, value)
     inner: Callable[..., Any] = app.wsgi_app
 
     def checked(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         scheme = str(environ.get("wsgi.url_scheme", "http"))
-        public = app.config.get("PUBLIC_URL")
+        public = app.config["PUBLIC_URL"]
         if public:
             scheme = urlsplit(str(public)).scheme or scheme
             environ["wsgi.url_scheme"] = scheme

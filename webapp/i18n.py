@@ -46,7 +46,7 @@ PLURAL_FOLD = 100
 
 def languages() -> dict[str, str]:
     """The languages this app offers (``LANGUAGES`` in the config may add a test's pseudo one)."""
-    offered: dict[str, str] = current_app.config.get("LANGUAGES", LANGUAGES)
+    offered: dict[str, str] = current_app.config["LANGUAGES"]
     return offered
 
 
@@ -139,7 +139,7 @@ def _js_translations(language: str) -> NullTranslations:
 
 
 def _translations_dir() -> Path:
-    return Path(current_app.config.get("I18N_DIRECTORY", TRANSLATIONS))
+    return Path(current_app.config["I18N_DIRECTORY"])
 
 
 def js_catalog() -> Markup:
@@ -172,9 +172,7 @@ def js_catalog() -> Markup:
 
 
 def init_i18n(app: Flask) -> None:
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
-    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
-    app.config.setdefault("LANGUAGES", LANGUAGES)
+    """Babel on ``app`` (its settings, ``LANGUAGES`` and ``BABEL_*``: ``webapp.settings``)."""
     Babel(app, locale_selector=select_locale)
     app.after_request(_remember_language)
 

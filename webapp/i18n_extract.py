@@ -1,6 +1,7 @@
 """A Babel extractor for scorer/games.py: its own messages, and the texts the scorer describes its
-games with: titles, option help, presets and choices (data, not calls, so the Python extractor
-alone does not see them)."""
+games with: titles, option help, presets and choices, and the vocabulary's words the pages say
+(``webapp.facts.vocabulary_words``: colours, suits, ranks); data, not calls, so the Python
+extractor alone does not see them."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from babel.messages.extract import extract_python
 
 
 def catalogue_texts() -> list[tuple[str, str]]:
-    """(text, where it comes from) for every game's title, option help, preset and choice."""
+    """(text, where it comes from) for every game's title, option help, preset and choice, and
+    every word of the vocabulary the pages say."""
     from scorer.games import GAME_MODULES, game_type
 
     found: list[tuple[str, str]] = []
@@ -27,6 +29,9 @@ def catalogue_texts() -> list[tuple[str, str]]:
                     found.append((choice, f"{game} option {spec.name}: a choice"))
         for preset in descriptor.presets:
             found.append((preset, f"{game}: a preset's name"))
+    from webapp.facts import vocabulary_words
+
+    found += [(word, "a word of the vocabulary") for word in vocabulary_words()]
     return found
 
 

@@ -31,12 +31,11 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session, object_session
 
 from meldcam.vocabulary import RECOGNISER_KINDS
-from meldcam.vocabulary import TILE_COLOURS as COLOURS
 from scorer import api as scorer_api
 from scorer.errors import HandError, MeldcamError, OptionError
 from scorer.game import Rules
-from scorer.games import GAME_MODULES, game_title, game_type, make_rules
-from scorer.pieces import Card, CardJoker, Domino, Joker, Piece, Tile
+from scorer.games import GAME_MODULES, describe_games, game_title, game_type, make_rules
+from scorer.pieces import piece_order
 from scorer.tally import MatchState, tally
 from webapp import events
 from webapp.bounds import quote
@@ -88,39 +87,14 @@ def recogniser_kind(rules: Rules) -> str:
     return RECOGNISER_KINDS[game_type(rules.game).piece_kind]
 
 
-def _piece_order(piece: Piece) -> tuple[int, ...]:
-    if isinstance(piece, Tile):
-        return (0, COLOURS.index(piece.colour), piece.number)
-    if isinstance(piece, Joker):
-        return (1,)
-    if isinstance(piece, Domino):
-        return (2, piece.low, piece.high)
-    if isinstance(piece, Card):
-        return (3, "CDHS".index(piece.suit), piece.rank)
-    assert isinstance(piece, CardJoker)
-    return (4,)
-
-
 def piece_names(rules: Rules) -> list[str]:
-    """Every piece of the game's set once, in picker order (by colour/suit, then number)."""
-    return [piece.name for piece in sorted(rules.universe, key=_piece_order)]
-
-
-def describe_game(game: str) -> dict[str, Any]:
-    """One game for the pickers, in the shape of ``scorer.games.describe_games``, plus player
-    counts and hand style."""
-    descriptor = game_type(game)
-    described: dict[str, Any] = {"game": game, "title": descriptor.title}
-    described["players"] = list(descriptor.players)
-    described["hand_style"] = descriptor.hand_style
-    described["options"] = [spec.to_json(bounds=True) for spec in descriptor.options]
-    described["presets"] = dict(descriptor.presets)
-    return described
+    """Every piece of the game's set once, in picker order (``scorer.pieces.piece_order``)."""
+    return [piece.name for piece in sorted(rules.universe, key=piece_order)]
 
 
 def catalogue() -> list[dict[str, Any]]:
-    """Every registered game, described for the pickers."""
-    return [describe_game(game) for game in GAME_MODULES]
+    """Every registered game, described for the pickers (``scorer.games.describe_game``)."""
+    return describe_games(pickers=True)
 
 
 # Control (Cc), invisible format (Cf: zero-width space and joiners, bidi overrides, soft hyphen),

@@ -27,8 +27,8 @@ from sqlalchemy.orm import Session as DbSession
 from werkzeug.exceptions import BadRequest, Forbidden
 
 from scorer.errors import MeldcamError
-from scorer.games import GAME_MODULES, game_type
-from webapp import boards, bounds, clubs, idempotency, matches, sealing, seats
+from scorer.games import GAME_MODULES, describe_game, game_type
+from webapp import boards, bounds, clubs, facts, idempotency, matches, sealing, seats
 from webapp.db import Game, reading
 from webapp.i18n import lazy_gettext, localise, localised_catalogue, localised_title
 from webapp.idempotency import Answer
@@ -42,17 +42,8 @@ CHART_RIGHT = 130  # room for the players' names at the line ends
 CHART_NAME = 9  # characters of a name at a line end (the whole name is in the chart's label)
 CHART_LABEL_GAP = 27  # viewBox units between two names at the line ends (font 22, box ~25)
 CHART_TICKS = 8  # hand numbers on the x-axis at most
-# outcomes as the tally shows them: short words, the scorer's code otherwise
-OUTCOME_WORDS = {
-    "out": lazy_gettext("out"),
-    "remik-from-hand": lazy_gettext("z ręki"),
-    "stock-exhausted": lazy_gettext("stock"),
-    "gin": lazy_gettext("gin"),
-    "big-gin": lazy_gettext("big gin"),
-    "knock": lazy_gettext("knock"),
-    "undercut": lazy_gettext("undercut"),
-    "tie": lazy_gettext("tie"),
-}
+# outcomes as the tally shows them: short words (``webapp.facts``), the scorer's code otherwise
+OUTCOME_WORDS = facts.short_outcome_words()
 
 
 def csrf_token() -> str:
@@ -70,7 +61,11 @@ def idempotency_key() -> str:
 
 @bp.app_context_processor
 def _template_helpers() -> dict[str, Any]:
-    return {"csrf_token": csrf_token, "idempotency_key": idempotency_key}
+    return {
+        "csrf_token": csrf_token,
+        "idempotency_key": idempotency_key,
+        "meldcam_facts": facts.facts_json,
+    }
 
 
 def no_store(response: Any) -> Response:
@@ -126,7 +121,7 @@ def _remember_edit(game_id: str, token: str) -> None:
 
 def _form_options(game: str) -> dict[str, Any]:
     """Options posted by the new-game form (``opt-<game>-<name>``); empty means the default."""
-    described = matches.describe_game(game)
+    described = describe_game(game)
     options: dict[str, Any] = {}
     for spec in described.get("options", []):
         field = f"opt-{game}-{spec['name']}"

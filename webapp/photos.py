@@ -27,10 +27,11 @@ allocates its own arena (up to 8 per core) and keeps what a freed arena held: a 
 (``webapp.cli.cap_malloc_arenas``), and with ``--processes`` the processes take turns at photos
 as one process's threads do (``share_turns``).
 
-Dominoes and cards are read for the game's set (``set_name``, see ``set_name_of``): a photo
-for a double-nine game is never labelled 10-12, and a Gin game's deck is read by the reader of
-its index letters (the option ``index_letters``: a Polish deck prints "WDKA", its W a jack;
-by default, and for a photo of no game, told from the photo's own letters, ``AUTO_SET``).
+Dominoes and cards are read for the game's set (``set_name``, see ``set_name_of``), which the
+game's rules tell (``scorer.games.photo_set``): a photo for a double-nine game is never labelled
+10-12, and a Gin game's deck is read by the reader of its index letters (a Polish deck prints
+"WDKA", its W a jack; by default, and for a photo of no game, told from the photo's own
+letters, ``AUTO_SET``).
 The set goes only to a recogniser whose ``recognise`` takes ``set_name`` (test stand-ins may
 not); tiles never get one. If the recogniser does not know the set
 (``vision.errors.UnknownSet``) the photo is read again with no set (every domino 0-12, English
@@ -62,17 +63,15 @@ from sqlalchemy.orm import Session
 
 from meldcam.vocabulary import (
     AUTO_SET,
-    DOMINO_SET_TOPS,
     INDEX_LETTERS,
-    LETTER_SETS_BY_PRINT,
-    LETTERS_FROM_PHOTO,
     OTHER_LETTERS,
+    RECOGNISER_KINDS,
     UNTOLD_LETTERS,
     printed_letters,
 )
 from scorer.errors import MeldcamError
 from scorer.game import Rules
-from scorer.pieces import Domino
+from scorer.games import game_type, photo_set
 from vision import jobs
 from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
 from webapp import workers
@@ -86,8 +85,6 @@ MAX_SIDE = 2000  # long side kept: the recogniser reads at most about this (visi
 # a colour profile kept with a photo: phones write 0.5-4 KB (Display P3, sRGB), the largest
 # common one (ICC's sRGB v4 preference profile) is 60 KB
 MAX_ICC_BYTES = 64 * 1024
-# the recogniser's set names, by the set's highest pip (Remino's 2x-double-six is two double-sixes)
-DOMINO_SETS_BY_TOP = {top: name for name, top in DOMINO_SET_TOPS.items()}
 
 log = logging.getLogger(__name__)
 
@@ -198,21 +195,10 @@ class Gate:
                 self._admitted -= 1
 
 
-GATE_KEY = "meldcam_photo_gate"
-DEFAULTS = {
-    "RECOGNISE_WORKERS": 1,
-    "RECOGNISE_QUEUE": 4,
-    "RECOGNISE_WAIT_S": 60.0,
-    "RECOGNISE_RETRY_AFTER": 5,
-    # a photo no game holds is kept this long (a seat's phone sends its rack within minutes);
-    # 0 or None keeps them for good
-    "UNATTACHED_PHOTO_HOURS": 24,
-}
+GATE_KEY = "meldcam_photo_gate"  # settings RECOGNISE_* and UNATTACHED_PHOTO_HOURS: webapp.settings
 
 
 def init_photos(app: Flask) -> None:
-    for name, value in DEFAULTS.items():
-        app.config.setdefault(name, value)
     queue = workers.init_queue(app)
     app.extensions[GATE_KEY] = Gate(
         # with a queue, this node's photos wait on the workers, not on its own cores
@@ -365,7 +351,7 @@ def expire_unattached(session: Session) -> int:
     ``/api/recognise`` needs no game, so without this anyone could fill the database. Run
     when a photo is stored (``save_photo``), as idempotency records are: storage grows only
     then, and the query is one look-up of the index on ``game_id``."""
-    hours = current_app.config.get("UNATTACHED_PHOTO_HOURS")
+    hours = current_app.config["UNATTACHED_PHOTO_HOURS"]
     if not hours:
         return 0
     cutoff = datetime.now(UTC) - timedelta(hours=float(hours))
@@ -421,27 +407,16 @@ def _vision_recogniser(kind: str) -> Any:
         ) from None
 
 
-def domino_set_name(rules: Rules) -> str | None:
-    """The recogniser's name for a domino game's set, from the set's highest pip: Remino
-    double-nine -> "double-nine", 2x-double-six -> "double-six", Domino Gin (default) ->
-    "double-six"; None for a game of tiles or cards, or a set the recogniser has no name for."""
-    tops = [piece.high for piece in rules.universe if isinstance(piece, Domino)]
-    return DOMINO_SETS_BY_TOP.get(max(tops)) if tops else None
-
-
 def set_name_of(kind: str, rules: Rules | None) -> str | None:
-    """The set a game's photos of ``kind`` are read for (``rules`` None: a photo of no game): a
-    domino game's set (``domino_set_name``; none without a game), a card game's deck letters
-    (its ``index_letters`` option; "from the photo", and a photo of no game: ``AUTO_SET``, told
-    from each photo); None otherwise."""
+    """The set a game's photos of ``kind`` are read for (``rules`` None: a photo of no game):
+    the one its rules tell (``scorer.games.photo_set``: a domino game's set, a deck's index
+    letters or ``AUTO_SET``) for photos of its own kind of piece; a photo of no game: cards
+    told from each photo (``AUTO_SET``), no set otherwise."""
     if rules is None:
         return AUTO_SET if kind == "cards" else None
-    if kind == "dominoes":
-        return domino_set_name(rules)
-    if kind == "cards":
-        letters = str(rules.options.get("index_letters"))
-        return AUTO_SET if letters == LETTERS_FROM_PHOTO else LETTER_SETS_BY_PRINT.get(letters)
-    return None
+    if kind != RECOGNISER_KINDS[game_type(rules.game).piece_kind]:
+        return None
+    return photo_set(rules)
 
 
 def game_told_set(session: Session, game_id: str, kind: str) -> str | None:
@@ -494,7 +469,7 @@ def recognise_for_game(
 
 def get_recogniser(kind: str) -> Any:
     """The recogniser for ``kind``; tests and benchmarks may set ``RECOGNISER_FACTORY``."""
-    factory: Callable[[str], Any] | None = current_app.config.get("RECOGNISER_FACTORY")
+    factory: Callable[[str], Any] | None = current_app.config["RECOGNISER_FACTORY"]
     return (factory or _vision_recogniser)(kind)
 
 

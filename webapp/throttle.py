@@ -1,14 +1,16 @@
 """Rate limits per client (Flask-Limiter): writes, new games and failed edit-token checks.
 
 A client over a limit gets 429 with ``Retry-After``. The limits are config values (strings in
-Flask-Limiter's notation, read at each request): ``RATELIMIT_WRITES`` for every write,
-``RATELIMIT_NEW_GAMES`` for new games, ``RATELIMIT_BAD_TOKENS`` for answers 403 (a wrong or
-missing edit token or seat link). That one is counted and enforced only once a request's token
-has failed (``count_refusals``): a request with the right token is never counted and never
-refused by it, so a guessing phone behind the same router (or every player behind a proxy
-started without ``--proxy``) cannot lock the host out; past the limit, a wrong token is a 429
-instead of a 403. The tokens' 128-192 random bits are what keeps them safe; this limit only
-bounds the work and noise of guessing.
+Flask-Limiter's notation, read at each request; defaults in ``webapp.settings``):
+``RATELIMIT_WRITES`` for every write (every route taking POST, PUT, PATCH or DELETE, except those
+``UNLIMITED`` names, each with its reason: the pages' scoring and checking, which store nothing),
+``RATELIMIT_NEW_GAMES`` for new games, ``RATELIMIT_BAD_TOKENS`` for answers 403 (a wrong or missing
+edit token or seat link). That one is counted and enforced only once a request's token has failed
+(``count_refusals``): a request with the right token is never counted and never refused by it, so a
+guessing phone behind the same router (or every player behind a proxy started without ``--proxy``)
+cannot lock the host out; past the limit, a wrong token is a 429 instead of a 403. The tokens'
+128-192 random bits are what keeps them safe; this limit only bounds the work and noise of
+guessing.
 ``RATELIMIT_ENABLED = False`` turns them off. Counts live in memory by default, per process
 (``meldcam serve --processes N`` gives each process 1/N of each limit: ``split_limits``);
 when several nodes serve one game set ``RATELIMIT_STORAGE_URI`` (``MELDCAM_RATELIMIT_STORAGE_URI``)
@@ -32,42 +34,29 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import TooManyRequests
 
-DEFAULTS = {
-    "RATELIMIT_ENABLED": True,
-    "RATELIMIT_STORAGE_URI": "memory://",
-    "RATELIMIT_HEADERS_ENABLED": True,
-    "RATELIMIT_SWALLOW_ERRORS": True,  # a shared store that is down must not turn into 500s
-    "RATELIMIT_WRITES": "60 per minute;600 per hour",
-    "RATELIMIT_NEW_GAMES": "20 per minute;200 per day",
-    "RATELIMIT_BAD_TOKENS": "20 per minute;100 per hour",
-}
 EXTENSION_KEY = "meldcam_limiter"
 BAD_TOKENS_SCOPE = "bad-tokens"
 
 log = logging.getLogger(__name__)
 
-WRITES = (
-    "api.recognise",
-    "api.create_game",
-    "api.add_hand",
-    "api.edit_hand",
-    "api.undo_hand",
-    "pages.create_game",
-    "pages.add_hand",
-    "pages.edit_hand",
-    "pages.undo",
-    "live.send_rack",
-    "live.revoke_api",
-    "live.revoke_page",
-    "clubs.api_create_club",
-    "clubs.api_add_player",
-    "clubs.create_club_page",
-    "clubs.add_player_page",
-    "clubs.start_match_page",
-)
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# The write routes RATELIMIT_WRITES leaves alone, each with its reason. Every other route that
+# takes a write method gets it (``write_endpoints``): a new one cannot be forgotten.
+UNLIMITED: dict[str, str] = {
+    "api.check": "stores nothing: the checker page asks it at each change of the melds",
+    "api.table": "stores nothing: the checker page asks it with api.check",
+    "api.score": "stores nothing: the hand page asks it at each tap",
+    "api.pieces": "stores nothing: a game's piece list (POST only to carry its options)",
+    "api.hint": "stores nothing; HINT_BUDGET_S bounds each answer's search",
+    "api.frame": (
+        "stores nothing: a live camera sends frames back to back; the photo reader's turns "
+        "(RECOGNISE_QUEUE, else 503) bound the work"
+    ),
+}
 NEW_GAMES = (
     "api.create_game",
     "pages.create_game",
+    "pages.rematch",
     "clubs.api_create_club",
     "clubs.create_club_page",
     "clubs.start_match_page",
@@ -82,6 +71,7 @@ TOKEN_CHECKS = (
     "pages.add_hand",
     "pages.edit_hand",
     "pages.undo",
+    "pages.rematch",
     "live.join",
     "live.send_rack",
     "live.seat_links",
@@ -123,7 +113,7 @@ def _refusal_wait(limiter: Limiter) -> int | None:
     counts nothing (``RATELIMIT_SWALLOW_ERRORS``): a 403 stays a 403, never a 500."""
     if not limiter.enabled:
         return None
-    prefix = str(current_app.config.get("RATELIMIT_KEY_PREFIX") or "")
+    prefix = str(current_app.config["RATELIMIT_KEY_PREFIX"] or "")
     keys = [*([prefix] if prefix else []), get_remote_address(), BAD_TOKENS_SCOPE]
     waits = []
     try:
@@ -169,10 +159,24 @@ def count_refusals(limiter: Limiter) -> Callable[[Callable[..., Any]], Callable[
     return decorate
 
 
+def write_endpoints(app: Flask) -> list[str]:
+    """The endpoints of every route that takes a write method (POST, PUT, PATCH, DELETE)."""
+    return sorted(
+        {
+            rule.endpoint
+            for rule in app.url_map.iter_rules()
+            if (rule.methods or set()) & WRITE_METHODS
+        }
+    )
+
+
 def init_throttle(app: Flask) -> Limiter:
-    """A limiter of this app's own (its counts are not shared with another app in the process)."""
-    for name, value in DEFAULTS.items():
-        app.config.setdefault(name, value)
+    """A limiter of this app's own (its counts are not shared with another app in the process),
+    on every route of the app: call it once they are all registered."""
+    writes = write_endpoints(app)
+    stale = sorted(set(UNLIMITED) - set(writes))
+    if stale:
+        raise RuntimeError(f"UNLIMITED names no write route: {stale}")
     limiter = Limiter(get_remote_address, app=app)
     app.extensions[EXTENSION_KEY] = limiter
 
@@ -181,6 +185,7 @@ def init_throttle(app: Flask) -> Limiter:
             app.view_functions[endpoint] = decorator(app.view_functions[endpoint])
 
     wrap(TOKEN_CHECKS, count_refusals(limiter))  # innermost: it sees the view's own answer
-    wrap(WRITES, limiter.shared_limit(_setting("RATELIMIT_WRITES"), scope="writes"))
+    limited = [endpoint for endpoint in writes if endpoint not in UNLIMITED]
+    wrap(limited, limiter.shared_limit(_setting("RATELIMIT_WRITES"), scope="writes"))
     wrap(NEW_GAMES, limiter.shared_limit(_setting("RATELIMIT_NEW_GAMES"), scope="new-games"))
     return limiter

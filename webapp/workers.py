@@ -24,13 +24,7 @@ from webapp.i18n import lazy_gettext
 
 log = logging.getLogger(__name__)
 
-EXTENSION_KEY = "meldcam_recognise_queue"
-DEFAULTS = {
-    "REDIS_URL": None,
-    "RECOGNISE_IN_FLIGHT": 16,  # photos one node may have at the workers at once
-    "RECOGNISE_QUEUE_LIMIT": 64,  # jobs waiting on the shared queue; past it, 503
-    "RECOGNISE_JOB_TIMEOUT_S": 120,  # a worker gives up on one photo after this
-}
+EXTENSION_KEY = "meldcam_recognise_queue"  # settings REDIS_URL, RECOGNISE_*: webapp.settings
 
 
 class QueueUnavailable(RuntimeError):
@@ -113,8 +107,6 @@ class RecognitionQueue:
 
 def init_queue(app: Flask) -> RecognitionQueue | None:
     """The app's recognition queue when ``REDIS_URL`` is set (no connection is made yet)."""
-    for name, value in DEFAULTS.items():
-        app.config.setdefault(name, value)
     url = app.config["REDIS_URL"]
     if not url:
         return None

@@ -69,10 +69,7 @@
     });
     const table = Meldcam.el("table", { class: "preview" });
     table.append(...rows);
-    const words = { out: t("went out"), "remik-from-hand": t("remik z ręki (doubled)"),
-      "stock-exhausted": t("stock ran out"), gin: t("gin"), "big-gin": t("big gin"), knock: t("knock"),
-      undercut: t("undercut"), tie: t("tie") };
-    const word = words[result.outcome] || result.outcome;
+    const word = Meldcam.facts.words.outcomes[result.outcome] || result.outcome;  // the server's words
     const head = Meldcam.el("p", { class: "outcome" }, result.winner
       ? t("{outcome}: {name} wins the hand", { outcome: word, name: result.winner }) : word);
     resultBox.replaceChildren(head, table, ...details(result));

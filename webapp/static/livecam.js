@@ -78,14 +78,9 @@ const MeldcamLive = (() => {
     });
   }
 
-  const PIECE_NAMES = {
-    tiles: /'?\b((?:red|orange|blue|black)-\d+|joker)\b'?/g,
-    cards: /'?\b((?:10|[2-9AJQK])[CDHS]|JK)\b'?/g,
-  };
-
   /** A reason with every piece name as it is said ("red 5", "queen of hearts"). */
   function saidPieces(text, kind) {
-    const pattern = PIECE_NAMES[kind];
+    const pattern = kind === "dominoes" ? null : Meldcam.piecePattern(kind);  // "3-8" as it is
     return pattern ? text.replace(pattern, (whole, name) => Meldcam.pieceName(name)) : text;
   }
 

@@ -4,7 +4,6 @@
 
 const Meldcam = (() => {
   const MAX_SIDE = 1600;
-  const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
   const SVG = "http://www.w3.org/2000/svg";
 
   function el(tag, attrs = {}, text = null) {
@@ -21,55 +20,72 @@ const Meldcam = (() => {
   }
 
   const { t, tn } = I18n;
-  const SUIT_WORDS = { C: t("clubs"), D: t("diamonds"), H: t("hearts"), S: t("spades") };
-  const RANK_WORDS = { A: t("ace"), J: t("jack"), Q: t("queen"), K: t("king") };
-  const COLOUR_WORDS = { red: t("red"), orange: t("orange"), blue: t("blue"), black: t("black") };
+  // The pieces' names, their parts and the words for them in the page's language: the server's
+  // one vocabulary (webapp/facts.py, from meldcam.vocabulary), never a list of this script's own.
+  const facts = JSON.parse(document.getElementById("meldcam-facts").textContent);
+  const SUITS = facts.cards.suit_symbols;
+  const SUIT_WORDS = facts.words.suits;
+  const RANK_WORDS = facts.words.ranks;
+  const COLOUR_WORDS = facts.words.colours;
+  const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  /** One of ``names`` as a regular expression's alternatives, the longest first ("10" before "1"). */
+  const oneOf = (names) => `(?:${[...names].sort((a, b) => b.length - a.length).map(escaped).join("|")})`;
+  const COLOUR = oneOf(facts.tiles.colours), RANK = oneOf(facts.cards.ranks), SUIT = oneOf(facts.cards.suits);
+  const JOKERS = [facts.tiles.joker, facts.cards.joker];
+  const TILE_RE = new RegExp(`^(${COLOUR})-(\\d+)$`);
+  const DOMINO_RE = /^(\d+)-(\d+)$/;
+  const CARD_RE = new RegExp(`^(${RANK})(${SUIT})$`);
+  // a piece's name inside a text (a verdict, the scorer's reason), quoted or not, by kind
+  const PIECE_PATTERNS = {
+    tiles: `'?\\b((?:${COLOUR})-\\d+|${escaped(facts.tiles.joker)})\\b'?`,
+    dominoes: "'?\\b(\\d{1,2}-\\d{1,2})\\b'?",
+    cards: `'?\\b(${RANK}${SUIT}|${escaped(facts.cards.joker)})\\b'?`,
+  };
+  /** A fresh global pattern of the piece names of ``kind`` (tiles, dominoes, cards), or null. */
+  function piecePattern(kind) {
+    return PIECE_PATTERNS[kind] ? new RegExp(PIECE_PATTERNS[kind], "g") : null;
+  }
   // the scorer's kinds of meld, in the words of the rule sheets
   const KIND_WORDS = { run: t("run"), group: t("group"), set: t("set"), sequence: t("sequence"),
     doubles: t("doubles"), "group-of-6": t("group-of-6"), jokers: t("jokers") };
 
   /** How a piece name is shown: short text and a CSS class (tile colour, card suit colour). */
   function pieceFace(name) {
-    let m = /^(red|orange|blue|black)-(\d+)$/.exec(name);
+    let m = TILE_RE.exec(name);
     if (m) return { text: m[2], cls: "tile c-" + m[1] };
-    if (name === "joker" || name === "JK") return { text: "☺", cls: "tile c-joker" };
-    m = /^(\d+)-(\d+)$/.exec(name);
+    if (JOKERS.includes(name)) return { text: "☺", cls: "tile c-joker" };
+    m = DOMINO_RE.exec(name);
     if (m) return { text: m[1] + "|" + m[2], cls: "domino" };
-    m = /^(10|[2-9AJQK])([CDHS])$/.exec(name);
+    m = CARD_RE.exec(name);
     if (m) return { text: m[1] + SUITS[m[2]], cls: "card s-" + m[2] };
     return { text: name, cls: "other" };
   }
 
   /** A piece as it is said: "red 5", "queen of hearts", "3-8", "joker" (accessible names). */
   function pieceName(name) {
-    let m = /^(red|orange|blue|black)-(\d+)$/.exec(name);
+    let m = TILE_RE.exec(name);
     if (m) return t("{colour} {number}", { colour: COLOUR_WORDS[m[1]], number: m[2] });
-    if (name === "joker" || name === "JK") return t("joker");
-    m = /^(10|[2-9AJQK])([CDHS])$/.exec(name);
+    if (JOKERS.includes(name)) return facts.words.joker;
+    m = CARD_RE.exec(name);
     if (m) return t("{rank} of {suit}", { rank: RANK_WORDS[m[1]] || m[1], suit: SUIT_WORDS[m[2]] });
     return name;
   }
 
   /** Which picker row a piece goes in: its colour or suit, dominoes by their lower half. */
   function pieceGroup(name) {
-    let m = /^(red|orange|blue|black)-/.exec(name);
+    let m = TILE_RE.exec(name);
     if (m) return COLOUR_WORDS[m[1]];
-    m = /^(\d+)-(\d+)$/.exec(name);
+    m = DOMINO_RE.exec(name);
     if (m) return t("pips {number}", { number: Math.min(+m[1], +m[2]) });
-    m = /^(?:10|[2-9AJQK])([CDHS])$/.exec(name);
-    if (m) return SUIT_WORDS[m[1]];
+    m = CARD_RE.exec(name);
+    if (m) return SUIT_WORDS[m[2]];
     return t("jokers");
   }
 
   /** A text (a verdict, the scorer's reason) with each piece name shown as its chip shows it,
    *  the spoken name kept for screen readers: "blue-9 fits..." -> [9] fits... */
   function withFaces(text, kind) {
-    const patterns = {
-      tiles: /'?\b((?:red|orange|blue|black)-\d+|joker)\b'?/g,
-      dominoes: /'?\b(\d{1,2}-\d{1,2})\b'?/g,
-      cards: /'?\b((?:10|[2-9AJQK])[CDHS]|JK)\b'?/g,
-    };
-    const pattern = patterns[kind];
+    const pattern = piecePattern(kind);
     const out = document.createDocumentFragment();
     if (!pattern) { out.append(text); return out; }
     let last = 0;
@@ -540,7 +556,7 @@ const Meldcam = (() => {
         // a deck whose letters were told, not named by the game: shown, so a wrong one is seen
         const fromGame = data.set_from === "game";
         // said plainly ("Read as a JQKA deck, told from its letters" was jargon)
-        const deck = data.set === "other"  // a queen's D, not which deck's: meldcam.vocabulary.OTHER_LETTERS
+        const deck = data.set === facts.other_letters  // a queen's D, not which deck's
           ? (fromGame ? t("Letters on the cards: other than J Q K A, as this game's other photos showed.")
             : t("Letters on the cards: other than J Q K A, as seen on this photo."))
           : !data.set_letters ? ""
@@ -834,6 +850,6 @@ const Meldcam = (() => {
 
   function readSetup() { return JSON.parse(document.getElementById("setup").textContent); }
 
-  return { Board, picker, pieceFace, pieceName, withFaces, KIND_WORDS, faceSpan, toConfirm, chip, postJSON, downscale,
+  return { Board, picker, facts, pieceFace, pieceName, piecePattern, withFaces, KIND_WORDS, faceSpan, toConfirm, chip, postJSON, downscale,
     debounce, readSetup, el };
 })();
