@@ -27,6 +27,8 @@ import numpy as np
 # mark under the numeral is smaller) and no wider than this many times its height.
 DIGIT_HEIGHT = 0.35
 DIGIT_WIDTH = 1.2
+# the recogniser's canvas width for one digit's crop (48 px high)
+DIGIT_CANVAS = 72
 # ... and a component up to this much wider than tall is read as a two-digit numeral whose
 # digits blurred into one (a "10" in a soft photo)
 PAIR_WIDTH = 2.4
@@ -235,21 +237,36 @@ def photo_rect(matrix: np.ndarray, box, angle: float) -> tuple:
     return ((float(cx), float(cy)), (float(x2 - x1), float(y2 - y1)), float(angle))
 
 
-def as_component(text: str, box, largest: int = 17) -> str:
+def as_component(text: str, box, largest: int = 17, lean: float = 0.0) -> str:
     """What a component of a line reads as: one digit (``as_digit``); or, where it is wider
-    than a digit (``DIGIT_WIDTH``), a two-digit numeral up to ``largest`` whose digits blurred
-    into one; "" for anything else."""
+    than a digit (``DIGIT_WIDTH``) once stood upright (a digit leaning by ``lean`` more than
+    ``LEAN`` is wider by its shear: a 7 on a rack seen from the side), a two-digit numeral up
+    to ``largest`` whose digits blurred into one; "" for anything else."""
     x1, y1, x2, y2 = box[:4]
-    if x2 - x1 <= DIGIT_WIDTH * (y2 - y1):
+    shear = abs(lean) * (y2 - y1) if abs(lean) > LEAN else 0.0
+    if x2 - x1 - shear <= DIGIT_WIDTH * (y2 - y1):
         return as_digit(text)
     found = "".join(c for c in unicodedata.normalize("NFKC", text) if c in "0123456789")
     return found if len(found) == 2 and found[0] == "1" and int(found) <= largest else ""
 
 
-def _digit_score(texts: list[tuple[str, float]], boxes, largest: int) -> float:
+def _digit_score(texts: list[tuple[str, float]], boxes, largest: int, lean: float) -> float:
     """How well a line's components read as digits: the summed confidence of those that do."""
     read = zip(texts, boxes, strict=True)
-    return sum(p for (text, p), box in read if as_component(text, box, largest))
+    return sum(p for (text, p), box in read if as_component(text, box, largest, lean))
+
+
+def _read_components(recogniser, crops: list[np.ndarray]) -> list[tuple[str, float]]:
+    """``recogniser.text`` of each crop: one digit's on a canvas ``DIGIT_CANVAS`` wide (a digit
+    fits it whole; half the recogniser's work of its own wider canvas), a wider component's on
+    the recogniser's own."""
+    narrow = [k for k, c in enumerate(crops) if c.shape[1] <= DIGIT_WIDTH * c.shape[0]]
+    wide = [k for k, c in enumerate(crops) if c.shape[1] > DIGIT_WIDTH * c.shape[0]]
+    texts: list[tuple[str, float]] = [("", 0.0)] * len(crops)
+    for group, width in ((narrow, DIGIT_CANVAS), (wide, None)):
+        for k, read in zip(group, recogniser.text([crops[k] for k in group], width), strict=True):
+            texts[k] = read
+    return texts
 
 
 def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) -> list[Numeral]:
@@ -261,26 +278,32 @@ def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) ->
         cut, matrix, angle = upright_line(bgr, box.rect)
         boxes, labels = digit_boxes(ink_mask(cut))
         if boxes:
-            cuts.append((k, cut, matrix, angle, boxes))
             lean = line_lean(labels, boxes)
+            cuts.append((k, cut, matrix, angle, boxes, lean))
             crops += [upright_digit(digit_crop(cut, labels, b), lean) for b in boxes]
     # each line read as cut and turned half a turn: the way its digits read better is up
-    texts = recogniser.text(crops + [c[::-1, ::-1] for c in crops])
+    texts = _read_components(recogniser, crops + [c[::-1, ::-1] for c in crops])
     numerals, n = [], 0
-    for k, cut, matrix, angle, boxes in cuts:
+    for k, cut, matrix, angle, boxes, lean in cuts:
         count = len(boxes)
         as_cut = texts[n : n + count]
         turned = texts[len(crops) + n : len(crops) + n + count]
         n += count
-        lead = _digit_score(turned, boxes, largest) - _digit_score(as_cut, boxes, largest)
+        lead = _digit_score(turned, boxes, largest, lean) - _digit_score(
+            as_cut, boxes, largest, lean
+        )
         if lead > WAY_UP_MARGIN:
             width = cut.shape[1]
-            digits = [as_component(t, b, largest) for (t, _p), b in zip(turned, boxes, strict=True)]
+            digits = [
+                as_component(t, b, largest, lean) for (t, _p), b in zip(turned, boxes, strict=True)
+            ]
             boxes = [(width - b[2], b[1], width - b[0], b[3], b[4]) for b in boxes][::-1]
             digits = digits[::-1]
             up = angle + 180.0
         else:
-            digits = [as_component(t, b, largest) for (t, _p), b in zip(as_cut, boxes, strict=True)]
+            digits = [
+                as_component(t, b, largest, lean) for (t, _p), b in zip(as_cut, boxes, strict=True)
+            ]
             up = angle
         for group in join_digits(boxes, digits, largest):
             text = "".join(digits[i] for i in group)

@@ -18,7 +18,10 @@ from vision.inks import InkColours
 from vision.kinds import TILES
 from vision.labels import TILE_COLOURS, TILE_VALUES
 from vision.numerals import (
+    DIGIT_CANVAS,
+    DIGIT_WIDTH,
     Numeral,
+    as_component,
     as_digit,
     find_numerals,
     join_digits,
@@ -87,6 +90,24 @@ def test_as_digit_reads_a_thin_one_and_rejects_marks() -> None:
     assert as_digit("l") == "1"
     assert as_digit("R") == ""
     assert as_digit("12") == ""
+
+
+def test_a_leaning_digit_is_as_wide_as_it_stands() -> None:
+    # a 7 on a rack seen from the side leans like italics: its box is wider than a digit's,
+    # but stood upright it is one digit, not two blurred into one
+    box = (0, 0, 62, 40)
+    assert DIGIT_WIDTH * 40 < 62
+    assert as_component("7", box, 17, lean=0.0) == ""
+    assert as_component("7", box, 17, lean=0.5) == "7"
+    assert as_component("12", (0, 0, 70, 40), 17, lean=0.0) == "12"  # a blurred pair still is
+
+
+def test_a_digit_fits_the_recognisers_narrow_canvas_whole() -> None:
+    # a component at most DIGIT_WIDTH wide, with digit_crop's margins, scaled to the
+    # recogniser's 48 px, fits DIGIT_CANVAS without being shrunk
+    pad = 0.15
+    widest = (DIGIT_WIDTH + 2 * pad) / (1 + 2 * pad) * 48
+    assert widest <= DIGIT_CANVAS
 
 
 def test_inks_are_named_per_photo() -> None:
