@@ -121,10 +121,10 @@ def render_photos(
 
 def recogniser_class(kind: str):
     if kind == "dominoes":
-        from vision.dominoes import DominoRecogniser
+        from vision.recognisers import DominoRecogniser
 
         return DominoRecogniser
-    from vision.cards import CardRecogniser
+    from vision.recognisers import CardRecogniser
 
     return CardRecogniser
 
@@ -208,7 +208,7 @@ def main_pieces(kind: str, count: int, repeat: int, models_dir: Path | None = No
 def main_tiles(count: int, repeat: int) -> int:
     global IMPORT_S
     t0 = time.perf_counter()
-    from vision.tiles import TileRecogniser
+    from vision.recognisers import TileRecogniser
 
     IMPORT_S = time.perf_counter() - t0
 

@@ -46,7 +46,13 @@ class LabelsRecogniser:
     def __init__(self) -> None:
         self.upcoming: dict[str, Any] = {"pieces": []}
 
-    def recognise(self, image: bytes) -> dict[str, Any]:
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ) -> dict[str, Any]:
         labels = self.upcoming
         pieces = [
             {"label": p["label"], "bbox": p["bbox"], "confidence": 1.0, "alternatives": []}

@@ -26,11 +26,13 @@ import cv2
 
 from training.evaluate import SYNTHETIC_GROUP, evaluate_synthetic
 from training.offline import GENERATED
-from training.train_pieces import BARE_FELT_RENDERER, CROSSED_Q_RENDERER, FELT_RENDERER
-from training.train_tiles import generate
+from training.scenes import generate
 from vision.pipeline import MODELS_DIR, Recogniser
 
 SEED = 20261206
+FELT_RENDERER = "cards_felt"  # ``training.scenes``' renderers
+CROSSED_Q_RENDERER = "cards_crossed_q"
+BARE_FELT_RENDERER = "cards_bare_felt"
 FOLDERS = (
     ("felt", FELT_RENDERER),
     ("plain", CROSSED_Q_RENDERER),

@@ -30,13 +30,13 @@ from pathlib import Path
 from meldcam.vocabulary import AUTO_SET, INDEX_LETTERS, OTHER_LETTERS
 from training.evaluate import SYNTHETIC_GROUP, evaluate_synthetic
 from training.offline import GENERATED
-from training.train_pieces import LETTERS_RENDERER, render_cards_dark
-from training.train_tiles import generate
+from training.scenes import generate
 from vision.kinds import CARDS
 from vision.pipeline import MODELS_DIR, Recogniser
 
 SEED = 20261202
-DARK_RENDERER = f"{render_cards_dark.__module__}:{render_cards_dark.__name__}"
+LETTERS_RENDERER = "cards_letters"  # ``training.scenes``' renderers
+DARK_RENDERER = "cards_dark"
 
 
 class Telling:

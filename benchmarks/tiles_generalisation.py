@@ -14,11 +14,12 @@ sure flag must not do):
 - the real photos of ``../shared/realdata/dev`` where found (all whole-table photos and the
   held-out quarter of the trainable source).
 
-Scenes are rendered from the seeds ``training.train_tiles`` uses (``--scenes`` per set,
-cached under ``datasets/generated/tiles``), so a run needs no training data. ``--models DIR``
-measures another set of model files (a candidate) than the shipped ones. Leaving another
-printing out: ``train_tiles --leave-out NAME --work W --out W/models`` trains a reader without
-it, and ``--leave-out NAME --work W --models W/models`` here measures that reader on it.
+Scenes are rendered from the seeds ``training.train --kind tiles`` uses (``--scenes`` per
+set, cached under ``datasets/generated/tiles``), so a run needs no training data. ``--models
+DIR`` measures another set of model files (a candidate) than the shipped ones. Leaving another
+printing out: ``training.train --kind tiles --leave-out NAME --work W --out W/models`` trains a
+reader without it, and ``--leave-out NAME --work W --models W/models`` here measures that
+reader on it.
 
 Each synthetic set has two rows. The first scores every tile read, as ``meldcam eval`` does: a
 reading of a tile that shows less than 60 % of its face (cut off by the frame, behind a tier or
@@ -42,7 +43,10 @@ from datasets.tiles_synth import render_scene_detailed
 from meldcam.vocabulary import TILE_JOKER
 from training.calibrate import assign
 from training.evaluate import Score, evaluate, synthetic_scenes
-from training.train_tiles import SEED, TILE_RENDERER, WORK, generate, look2_sets
+from training.offline import GENERATED
+from training.scenes import generate
+from training.shipped import TILES_SEED as SEED
+from training.shipped import look2_sets
 from vision.pipeline import MODELS_DIR, Recogniser
 
 Partly = Callable[[int], list]  # a scene's seed -> its partly shown tiles
@@ -50,8 +54,8 @@ Partly = Callable[[int], list]  # a scene's seed -> its partly shown tiles
 
 def sets(left_out: str = HELD_OUT_PRINTING) -> dict[str, tuple[str, str, str, int, Partly]]:
     """Key -> (name, folder under the work folder, renderer, seed, partly shown tiles): the
-    validation scenes of train_tiles' rounds, with ``left_out`` the printing training never
-    drew (``train_tiles --leave-out``)."""
+    validation scenes of the tile recipe's sets, with ``left_out`` the printing training never
+    drew (``training.train --kind tiles --leave-out``)."""
     (look2, look2_renderer), (printing, printing_renderer), (rack, rack_renderer) = look2_sets(
         left_out
     ).items()
@@ -70,7 +74,7 @@ def sets(left_out: str = HELD_OUT_PRINTING) -> dict[str, tuple[str, str, str, in
             partly_shown("held_out_printing"),
         ),
         "rack": ("held-out rack", rack, rack_renderer, SEED + 7, partly_shown("held_out_rack")),
-        "look1": ("look 1", "synth", TILE_RENDERER, SEED, lambda s: render_scene_detailed(s)[3]),
+        "look1": ("look 1", "synth", "tiles", SEED, lambda s: render_scene_detailed(s)[3]),
     }
 
 
@@ -129,12 +133,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=MODELS_DIR)
     parser.add_argument("--scenes", type=int, default=60, help="validation scenes per set")
     parser.add_argument("--sets", default="seen,printing,rack,look1", help="comma-separated")
-    parser.add_argument("--work", type=Path, default=WORK, help="train_tiles' work folder")
+    parser.add_argument(
+        "--work", type=Path, default=GENERATED / "tiles", help="the tiles' training work folder"
+    )
     parser.add_argument(
         "--leave-out",
         default=HELD_OUT_PRINTING,
         choices=PRINTING_NAMES,
-        help="the printing the models' training left out (train_tiles --leave-out)",
+        help="the printing the models' training left out (training.train --kind tiles --leave-out)",
     )
     parser.add_argument("--no-real", action="store_true")
     args = parser.parse_args(argv)

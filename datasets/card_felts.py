@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from datasets.tiles_synth import smooth_noise
+from datasets.scene import smooth_noise
 
 # Felt colours (BGR) and the inks printed on them.
 FELT_COLOURS = (

@@ -48,7 +48,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from datasets.tiles_synth import (
+from datasets.scene import (
     background,
     camera,
     paste_piece,
@@ -1208,7 +1208,7 @@ def shuffled_deck(rng: np.random.Generator, decks: int = 1, jokers: int = 2) -> 
 
 
 # The reader's scenes of English-pattern queens: look 5 with half the decks printing the crossed Q
-# (``training.train_pieces.render_cards_crossed_q``, ``render_cards_decoys``).
+# (``training.scenes``' "cards_crossed_q", "cards_decoys").
 CROSSED_Q_LOOK: dict[str, Any] = {"look": 5, "crossed_q": 0.5}  # render_scene arguments
 
 

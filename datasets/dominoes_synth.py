@@ -55,7 +55,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from datasets.tiles_synth import (
+from datasets.scene import (
     background,
     camera,
     paste_piece,

@@ -28,21 +28,23 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES, choose_set, render_set_tile
-from datasets.tiles_synth import (
-    Labels,
-    Quads,
+from datasets.scene import (
     background,
     camera,
     face_angle,
-    labelled,
-    lay_tiles,
-    layout,
     paste_piece,
     photo_effects,
     photo_size,
     piece_corners,
     piece_matrix,
+)
+from datasets.tile_printings import HELD_OUT_PRINTING, PRINTING_NAMES, choose_set, render_set_tile
+from datasets.tiles_synth import (
+    Labels,
+    Quads,
+    labelled,
+    lay_tiles,
+    layout,
     pixel_box,
     random_label,
     visible_pixels,

@@ -1,11 +1,11 @@
 #!/bin/bash
-# A detector round of training.train_pieces on a GPU machine lent by this workplace's `device`
+# A detector round of training.train on a GPU machine lent by this workplace's `device`
 # tool, which copies the checkout there (docs/experiments/dominoes.md, "A detector round on a
 # GPU"). That machine has PyTorch but no package index and maybe not this machine's fonts (the
 # card scenes' index lettering), so they travel in .device_carry (git-ignored):
 #
 #   here:   scripts/gpu_round.sh pack
-#   there:  scripts/gpu_round.sh run KIND ROUND EPOCHS [more train_pieces arguments]
+#   there:  scripts/gpu_round.sh run KIND ROUND EPOCHS [more training.train arguments]
 #           (carry .device_carry; START=FILE: start from that detector instead of models/')
 #
 # The round starts from the shipped detector rebuilt (--stage finetune on a fresh checkout) and
@@ -19,7 +19,7 @@
 # (That one also ran on 2 CPU cores, its epochs fitted to a --deadline:
 # docs/experiments/dominoes.md, "Leave-one-out".)
 # A card detector brought back runs in floats until quantised here: python -m training.quantise
-# --kind cards (models/cards.md, "Speed").
+# --kind cards (docs/experiments/cards.md, "Speed").
 set -u
 cd "$(dirname "$0")/.." || exit 1
 carry=.device_carry
@@ -54,7 +54,7 @@ nvidia-smi --query-gpu=name --format=csv,noheader
 work=/tmp/gpu_round/$kind out=/tmp/gpu_round/out
 mkdir -p "$work" $out /tmp/gpu_round/start && cp models/*.onnx $out/
 if [ -n "${START:-}" ]; then
-    cp "$START" "$out/$(python3 -c "from training.train_pieces import RECIPES; print(RECIPES['$kind'].detector_onnx)")"
+    cp "$START" "$out/$(python3 -c "from training.shipped import RECIPES; print(RECIPES['$kind'].detector_onnx)")"
 fi
 cp $out/*.onnx /tmp/gpu_round/start/  # what the round starts from: only what changed comes back
 run=$work/runs/$round
@@ -67,10 +67,10 @@ copier=$!
 budget=${TRAIN_SECONDS:-480}
 deadline=()
 [ "${EPOCHS_ONLY:-0}" = 1 ] || deadline=(--deadline $(($(date +%s) + budget)))
-timeout $((budget + 90)) python3 -m training.train_pieces --kind "$kind" --stage finetune \
+timeout $((budget + 90)) python3 -m training.train --kind "$kind" --stage finetune \
     --round "$round" --epochs "$round=$epochs" --work "$work" --out $out "${deadline[@]}" \
     --device "${GPU_DEVICE:-0}" --batch 64 --workers 12 --procs 16 "$@" > "$OUT/log.txt" 2>&1
-echo "train_pieces: exit $?"
+echo "training.train: exit $?"
 kill $copier
 grep -v "━" "$OUT/log.txt" | tail -25
 cp $run/weights/last.pt $run/results.csv "$OUT/" 2>/dev/null

@@ -88,7 +88,7 @@ def test_the_letters_benchmark_counts_what_each_photo_was_told():
 
 def test_the_felts_benchmark_counts_every_card_read_on_a_bare_felt(tmp_path):
     from benchmarks.cards_felts import BARE_FELT_RENDERER, FELT_RENDERER, bare_felt_figures
-    from training.train_tiles import generate
+    from training.scenes import generate
 
     generate(tmp_path, 0, 2, 1, procs=1, name="bare", renderer=BARE_FELT_RENDERER, quiet=True)
 

@@ -107,5 +107,28 @@ def test_every_section_reference_names_a_heading():
     assert broken_references() == []
 
 
+def card_section_references() -> list[str]:
+    """References from outside ``models/`` into a model card's sections: code and docs name a
+    setting or a metrics file's key (``models/tiles.json``, ``thresholds.sure``) or a digest's
+    section (``docs/experiments/tiles.md, "The sure flag"``), never a card's section, so a card
+    can be cut and regenerated without breaking them."""
+    found = []
+    for path in project_files():
+        if path.parent == ROOT / "models":
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for target, title in references(text):
+            if target.startswith("models/"):
+                found.append(f'{path.relative_to(ROOT)}: {target}, "{title}"')
+    return found
+
+
+def test_nothing_outside_the_cards_points_into_a_cards_sections():
+    assert card_section_references() == []
+
+
 if __name__ == "__main__":
     print("\n".join(broken_references()) or "every reference names a heading")

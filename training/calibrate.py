@@ -42,9 +42,11 @@ right at least 99.5 % of the time. The threshold is chosen here:
    the check (``meldcam eval``).
 
 The command prints the threshold, the precision and the share of pieces accepted on the
-calibration scenes, for the kind's sure score and, to compare, the others. Writing the number
-into ``vision/kinds.py`` is an edit (with the command and seed in the model card): the
-settings stay the one place of every threshold.
+calibration scenes, for the kind's sure score and, to compare, the others. ``--write`` stores
+the chosen threshold in the kind's metrics file (``models/<kind>.json``, ``vision/metrics.py``)
+with the command that chose it, the date and what it accepts (``threshold_name``: ``sure``,
+``sets.SET`` for ``--set``, ``dark_faces`` for dark decks' scenes, or ``--threshold NAME``);
+``vision/kinds.py`` reads it from there (the file is its one place).
 """
 
 from __future__ import annotations
@@ -424,11 +426,11 @@ def _scoring(recogniser):
             finished = super()._finish(pieces, inverted, grey)
             for piece, reported in zip(pieces, finished, strict=True):
                 # A label never flagged sure scores 0: it takes no part in the threshold.
-                never = piece["label"] in self.settings.never_sure
+                never = piece.label in self.settings.never_sure
                 reported["_sureness"] = {
                     name: 0.0 if never else f(piece) for name, f in SURENESS.items()
                 }
-                reported["_rotated"] = piece.get("_rotated")
+                reported["_rotated"] = piece.rotated
             return finished
 
     scoring = Scoring.__new__(Scoring)
@@ -588,4 +590,65 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if args.pieces:
         args.pieces.write_text(json.dumps(pieces))
     print(json.dumps(report, indent=1) if args.json else format_calibration(report, source))
+    if getattr(args, "write", False):
+        from vision.metrics import metrics_path, write_threshold
+
+        name = threshold_name(args)
+        path = getattr(args, "metrics", None) or metrics_path(args.kind)
+        chosen = report["chosen"]
+        write_threshold(
+            path,
+            args.kind,
+            name,
+            chosen["threshold"],
+            command=calibrate_command(args),
+            score=report["sure_score"],
+            calibration={"scenes": report["scenes"], "source": source}
+            | {key: chosen[key] for key in ("pieces", "accepted", "errors", "precision")}
+            | {key: chosen[key] for key in ("share", "bound")}
+            | {"by_family": {f: c["threshold"] for f, c in report["by_family"].items()}},
+        )
+        print(
+            f"meldcam: threshold {name!r} = {chosen['threshold']} written to {path}",
+            file=sys.stderr,
+        )
     return 0
+
+
+def threshold_name(args: argparse.Namespace) -> str:
+    """The metrics file's threshold ``meldcam calibrate --write`` sets: ``--threshold``, else
+    ``sets.SET`` for a set with a reader of its own, ``dark_faces`` for dark decks' scenes,
+    else ``sure``."""
+    from vision.metrics import SET_PREFIX
+
+    if getattr(args, "threshold", None):
+        return str(args.threshold)
+    if args.set_name and args.set_name in set_readers_of(args.kind):
+        return SET_PREFIX + args.set_name
+    if any("card_dark_scene" in spec for spec in args.renderer or ()):
+        return "dark_faces"
+    return "sure"
+
+
+def set_readers_of(kind: str) -> set[str]:
+    from vision.kinds import settings_of
+
+    return {name for name, _reader in settings_of(kind).set_readers}
+
+
+def calibrate_command(args: argparse.Namespace) -> str:
+    """The ``meldcam calibrate`` command that chooses the threshold again (the defaults
+    written out: scenes, seed)."""
+    parts = ["meldcam", "calibrate"]
+    if args.folder is not None:
+        parts.append(str(args.folder))
+    parts += ["--kind", args.kind]
+    if args.set_name:
+        parts += ["--set", args.set_name]
+    if args.folder is None:
+        count = SCENES[args.kind] if args.scenes is None else args.scenes
+        seed = CALIBRATION_SEED if args.seed is None else args.seed
+        parts += ["--scenes", str(count), "--seed", str(seed)]
+        for spec in args.renderer or ():
+            parts += ["--renderer", spec]
+    return " ".join(parts)

@@ -93,7 +93,7 @@ class ReaderSpec:
 # The number tiles' reader, recipe "r5" (the name keys its crop cache and checkpoints): the
 # training schedule of ``RECIPE`` on the crops of the tile scene sets (tables, rotated-box
 # scenes, and look-2 racks and named printings, one printing never drawn) and of the trainable
-# real photos (``training.train_tiles``; models/tiles.md).
+# real photos (``training.train --kind tiles``; models/tiles.md).
 TILE_SPEC = ReaderSpec(
     "",
     (("value", len(CLASSIFIER_VALUES)), ("colour", len(TILE_COLOURS))),

@@ -1,8 +1,10 @@
 """``meldcam eval`` and ``meldcam calibrate``: measuring the recognisers, beside training.
 
 ``calibrate [FOLDER] --kind K [--set SET] [--scenes N] [--seed S] [--renderer
-MODULE:FUNCTION[@LOOK]]``: the kind's (or one set's) sure threshold by split conformal
-selection on synthetic scenes (training/calibrate.py).
+MODULE:FUNCTION[@LOOK]] [--write [--threshold NAME] [--metrics FILE]]``: the kind's (or one
+set's) sure threshold by split conformal selection on synthetic scenes (training/calibrate.py);
+``--write`` stores it, with the command and date, in the kind's metrics file
+(``models/<kind>.json``, ``vision/metrics.py``), which the settings read it from.
 
 ``eval DATA_DIR [--kind tiles|dominoes|cards] [--set SET] [--synthetic] [--json]``: precision,
 recall, F1 of the label multiset per photo, share of photos read exactly, seconds per photo,
@@ -10,7 +12,9 @@ precision of the pieces flagged sure and their share (see training/evaluate.py):
 photos by group (whole-table photos, and single-piece crops apart), or with ``--synthetic`` a
 folder of generated scenes (e.g. ``datasets/generated/dominoes/test/val``). ``--set`` reads
 every photo for one set (a domino set, a card deck's index letters). A folder with nothing to
-score exits 2.
+score exits 2. ``--record NAME [--metrics FILE]`` also stores the report, with the command and
+date, as the figures ``NAME`` of the kind's metrics file (``models/<kind>.json``; the model
+cards' tables are rendered from it: ``python -m training.model_cards``).
 """
 
 from __future__ import annotations
@@ -46,6 +50,12 @@ def register(subparsers) -> None:
     )
     evaluate.add_argument("--json", action="store_true", help="the report as JSON")
     evaluate.add_argument("--verbose", action="store_true", help="print each photo as it is read")
+    evaluate.add_argument(
+        "--record",
+        metavar="NAME",
+        help="also store the report as the figures NAME (e.g. dev) of the kind's metrics file",
+    )
+    _metrics_option(evaluate)
     evaluate.set_defaults(handler=run_eval)
 
     calibrate = subparsers.add_parser(
@@ -54,7 +64,8 @@ def register(subparsers) -> None:
         description="The lowest sure threshold whose Clopper-Pearson 95%% upper bound of the "
         "error rate among sure pieces is at most 0.5%%, on calibration scenes never trained on "
         "(rendered from a fresh seed, or the generated scenes of FOLDER); see "
-        "training/calibrate.py. Prints it: writing it into vision/kinds.py is an edit.",
+        "training/calibrate.py. Prints it; --write stores it in the kind's metrics file "
+        "(models/KIND.json), which vision/kinds.py reads.",
     )
     calibrate.add_argument("folder", nargs="?", type=Path, metavar="FOLDER")
     calibrate.add_argument("--kind", choices=KINDS, default="tiles", help="piece kind")
@@ -88,7 +99,28 @@ def register(subparsers) -> None:
     )
     calibrate.add_argument("--json", action="store_true", help="the report as JSON")
     calibrate.add_argument("--verbose", action="store_true", help="print each scene as it is read")
+    calibrate.add_argument(
+        "--write",
+        action="store_true",
+        help="store the chosen threshold, with the command and date, in the kind's metrics file",
+    )
+    calibrate.add_argument(
+        "--threshold",
+        metavar="NAME",
+        help="the threshold --write sets (default: sets.SET with --set, else sure; "
+        "dark_faces for dark decks)",
+    )
+    _metrics_option(calibrate)
     calibrate.set_defaults(handler=run_calibrate)
+
+
+def _metrics_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--metrics",
+        type=Path,
+        metavar="FILE",
+        help="the metrics file written (default: models/KIND.json)",
+    )
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
@@ -134,4 +166,20 @@ def run_eval(args: argparse.Namespace) -> int:
         print(f"meldcam: {error}", file=sys.stderr)
         return 2
     print(to_json(report) if args.json else format_report(report))
+    if args.record:
+        from vision.metrics import metrics_path, write_figures
+
+        path = args.metrics or metrics_path(args.kind)
+        write_figures(path, args.kind, args.record, report, command=eval_command(args))
+        print(f"meldcam: figures {args.record!r} written to {path}", file=sys.stderr)
     return 0
+
+
+def eval_command(args: argparse.Namespace) -> str:
+    """The ``meldcam eval`` command that reproduces a report (recorded with its figures)."""
+    parts = ["meldcam", "eval", str(args.data_dir), "--kind", args.kind]
+    if args.synthetic:
+        parts.append("--synthetic")
+    if args.set_name:
+        parts += ["--set", args.set_name]
+    return " ".join(parts)

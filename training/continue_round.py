@@ -10,7 +10,7 @@ round's ``last.pt`` on the round's own dataset, image size, optimizer and turns 
 from ``--lr0`` decaying to the round's ``lrf``, its last ``--close-mosaic`` epochs without
 mosaic, its last epoch exported to ``DIR`` under the kind's detector name. Resumable like any
 round. Measurement runs only (the dominoes' leave-one-out, models/dominoes.md); shipped
-detectors come from ``training.train_pieces``' recipes.
+detectors come from ``training.shipped``'s recipes.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ import yaml
 
 from training.machine import add_arguments as add_machine_arguments
 from training.machine import apply as apply_machine
-from training.train_pieces import RECIPES, SEED, _run_detector
+from training.rounds import BATCH, train_and_export
+from training.shipped import RECIPES, SEEDS
 
 # The round's own training arguments carried into the continued run (the rest are
 # ``train_and_export``'s, the same for every round).
@@ -48,17 +49,19 @@ def continue_round(
         raise FileNotFoundError(f"{last}: the round to continue has no last checkpoint here")
     args = yaml.safe_load((run / "args.yaml").read_text())
     recipe = RECIPES[kind]
-    _run_detector(
-        recipe,
-        f"{round_name}_more",
-        work,
+    train_and_export(
+        f"{round_name}_more".replace("_", " "),
+        work / "runs" / f"{round_name}_more",
         str(last),
         Path(args["data"]),
         out,
         epochs,
+        int(args["imgsz"]),
+        BATCH,
         seed,
         int(args["imgsz"]),
-        "last",
+        onnx_name=recipe.detector_onnx,
+        export_weights="last",
         **{name: args[name] for name in CARRIED if name in args},
         pretrained=True,
         lr0=lr0,
@@ -77,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, required=True)
     parser.add_argument("--lr0", type=float, required=True)
     parser.add_argument("--close-mosaic", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--seed", type=int, default=None, help="default: the kind's")
     add_machine_arguments(parser)
     args = parser.parse_args(argv)
     apply_machine(args)
@@ -88,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out,
         args.epochs,
         args.lr0,
-        args.seed,
+        SEEDS[args.kind] if args.seed is None else args.seed,
         close_mosaic=args.close_mosaic,
     )
     print(onnx)

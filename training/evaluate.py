@@ -16,7 +16,7 @@ whole-table photos of each source (``source REPO``), as the targets are set per 
 
 Generated scenes (``evaluate_synthetic``, one group "synthetic_test"): ``NAME.jpg`` +
 ``NAME.json`` (``{"seed", "size", "pieces": [[label, box], ...]}``) as written by
-``training.train_tiles.generate``. For tiles and dominoes the stored pieces are the
+``training.scenes.generate``. For tiles and dominoes the stored pieces are the
 truth. For cards the stored pieces are corner indices, so a card can appear twice (once per
 visible corner); the truth is each card with at least one labelled corner, once. It is taken
 from the scene re-rendered from its seed (``datasets.cards_synth.render_scene``), never guessed

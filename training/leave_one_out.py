@@ -24,8 +24,12 @@ import time
 from pathlib import Path
 
 from datasets.dominoes_synth import STYLE_KINDS
-from training.train_pieces import GENERATED, RECIPES, SEED, reader_items
-from training.train_tiles import generate
+from training.mining import reader_items
+from training.offline import GENERATED
+from training.scenes import domino_store, generate
+from training.shipped import RECIPES, SEEDS
+
+SEED = SEEDS["dominoes"]
 
 # The shipped reader's base scene sets (looks 1-3, ``RECIPES["dominoes"]``): (look, training
 # scenes, validation scenes); seeds of their own (base + 41, 43, 45).
@@ -37,7 +41,6 @@ def render_styles(seed: int, argument: str):
     """A domino scene of look LOOK ("mix": 1-3 by the seed) whose sets are of the printing kinds
     KIND+KIND... only; ``argument`` is "LOOK:KIND+KIND"."""
     from datasets.dominoes_synth import render_scene_detailed
-    from training.train_pieces import domino_store
 
     look, _, kinds = argument.partition(":")
     scene = render_scene_detailed(
@@ -81,11 +84,10 @@ def train_reader(work: Path, folders: list[str], left_out: str, out: Path, seed:
             work,
             split,
             detector,
+            folders,
             recipe.negative_tile_side,
             recipe.negative_zoom_out,
             recipe.negatives_per_scene,
-            rounds=False,
-            folders=folders,
         ),
         list,
         spec=spec,
@@ -100,7 +102,7 @@ def measure(models: dict[str, Path], test: Path, real: Path | None) -> list[tupl
     """(reader, photos, dominoes, precision, recall, F1) of each reader on the test scenes, and
     on the real photos in all and per source."""
     from training.evaluate import evaluate, evaluate_synthetic
-    from vision.dominoes import DominoRecogniser
+    from vision.recognisers import DominoRecogniser
 
     rows = []
     for name, folder in models.items():

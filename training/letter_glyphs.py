@@ -11,17 +11,10 @@ letters a scene, a fifth of the decks dark), every letter set, French included: 
 which deck it sees; the letters reader that reads the cards still never saw French (its
 leave-one-out).
 
-``python -m training.letter_glyphs --out models [--scenes 300] [--epochs 8] [--recipe g1]``
-renders the scenes (seed ``SEED`` + the set's place x 100,000; kept in
-``datasets/generated/cards_glyphs``), cuts the crops, trains and writes
-``card_letter_glyphs.onnx``; checkpoints each epoch (a run resumes). The shipped reader is "g1"
-(crops at the true index boxes); "g2" adds boxes as a detector draws them on real photos, where
-"g1" reads a real 10, or a club pip, as a D. Measured, not shipped: it read the real photos' 10s
-as D more often, not less (docs/experiments/cards.md, "Telling the letters"). "g3" is "g1" on
-the same scenes with half their decks printing the 10 as real decks' narrow "IO"
-(``NARROW_TENS``, the O 0.3-0.6 of the font's O wide), the 10 "g1" read as a D on a real photo.
-Measured, not shipped: it read the real photos' 10s no better, and two boxes of a real English
-photo as French Vs.
+``python -m training.letter_glyphs --out models [--scenes 300] [--epochs 8]`` renders the
+scenes (seed ``SEED`` + the set's place x 100,000; kept in ``datasets/generated/cards_glyphs``),
+cuts the crops at the true index boxes, trains and writes ``card_letter_glyphs.onnx`` (recipe
+"g1"); checkpoints each epoch (a run resumes).
 """
 
 from __future__ import annotations
@@ -49,9 +42,6 @@ from vision.labels import CARD_JOKER, CARD_SUITS, split_card_label
 
 SEED = 20261401
 RECIPE = "g1"
-RECIPES = ("g1", "g2", "g3")
-# Recipe "g3": the share of decks printing the 10 as a narrow "IO" (``DeckStyle.narrow_ten``).
-NARROW_TENS = 0.5
 LETTERED = ("J", "Q", "K", "A")  # the ranks whose index is a letter
 
 
@@ -76,18 +66,13 @@ SPEC = ReaderSpec(
 )
 
 
-def scene_crops(seed: int, letter_set: str, rng: np.random.Generator, recipe: str = RECIPE):
+def scene_crops(seed: int, letter_set: str, rng: np.random.Generator):
     """Stored crops of one rendered look-6 scene whose decks print ``letter_set``, their glyph
-    and suit targets: every lettered corner, about half the numbered ones, two background boxes.
-    Recipe "g2" adds what a detector's boxes show on real photos: each kept corner again in a
-    box shifted and sized off its own (the same glyph), a part of a numbered corner (a 10's 0
-    alone, its suit alone: no letter) and a box of an index's size on a card's face (pips, court
-    art: no letter). Recipe "g3": the same scenes as "g1", half their decks printing the 10 as
-    a narrow "IO" (drawn apart: nothing else in the scenes changes)."""
+    and suit targets: every lettered corner, about half the numbered ones, two background
+    boxes."""
     from datasets.cards_synth import render_scene
 
-    narrow_ten = NARROW_TENS if recipe == "g3" else 0.0
-    scene = render_scene(seed, look=6, letter_sets=(letter_set,), narrow_ten=narrow_ten)
+    scene = render_scene(seed, look=6, letter_sets=(letter_set,))
     image = scene.image
     crops, glyphs, suits = [], [], []
     boxes = []
@@ -102,69 +87,27 @@ def scene_crops(seed: int, letter_set: str, rng: np.random.Generator, recipe: st
         boxes.append(box)
         glyph = glyph_of(label, letter_set)
         suit = -1 if label == CARD_JOKER else split_card_label(label)[1]
-        if recipe == "g2" and glyph == none and label != CARD_JOKER:
-            share = 1.0 if label.startswith("10") else 0.3
-            if rng.random() < share:
-                add(_part(box, rng), none, -1)
         if glyph == none and rng.random() < 0.5:
             continue
         add(box, glyph, suit)
-        if recipe == "g2":
-            add(_shifted(box, rng), glyph, suit)
     h, w = image.shape[:2]
     for _ in range(2 if boxes else 0):  # background the size of an index
         x1, y1, x2, y2 = boxes[int(rng.integers(0, len(boxes)))]
         bw, bh = x2 - x1, y2 - y1
         x, y = rng.uniform(0, max(1, w - bw)), rng.uniform(0, max(1, h - bh))
         add((x, y, x + bw, y + bh), none, -1)
-    if recipe == "g2":
-        for card in scene.cards:
-            if card.visible < 0.9 or not card.corners:
-                continue
-            x1, y1, x2, y2 = card.corners[0].box
-            bw, bh = x2 - x1, y2 - y1
-            quad = np.array(card.quad)
-            weights = rng.dirichlet(np.ones(4))  # a point on the face, away from the edges
-            cx, cy = 0.5 * quad.mean(axis=0) + 0.5 * (weights @ quad)
-            add((cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), none, -1)
     return crops, glyphs, suits
 
 
-def _shifted(box, rng: np.random.Generator) -> tuple[float, float, float, float]:
-    """``box`` moved by up to a fifth of its sides and sized 0.85-1.25 times: a detector's box."""
-    x1, y1, x2, y2 = box
-    w, h = x2 - x1, y2 - y1
-    cx = (x1 + x2) / 2 + rng.uniform(-0.2, 0.2) * w
-    cy = (y1 + y2) / 2 + rng.uniform(-0.2, 0.2) * h
-    w, h = w * rng.uniform(0.85, 1.25), h * rng.uniform(0.85, 1.25)
-    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-
-
-def _part(box, rng: np.random.Generator) -> tuple[float, float, float, float]:
-    """45-70 % of ``box`` from one of its sides: a number's index boxed in part."""
-    x1, y1, x2, y2 = box
-    keep = rng.uniform(0.45, 0.7)
-    side = int(rng.integers(0, 4))
-    if side == 0:
-        return (x1, y1, x1 + keep * (x2 - x1), y2)
-    if side == 1:
-        return (x2 - keep * (x2 - x1), y1, x2, y2)
-    if side == 2:
-        return (x1, y1, x2, y1 + keep * (y2 - y1))
-    return (x1, y2 - keep * (y2 - y1), x2, y2)
-
-
-def _set_crops(args: tuple[str, int, int, Path, str]) -> Path:
-    letter_set, place, scenes, folder, recipe = args
-    path = folder / (
-        f"{letter_set}_{scenes}.npz" if recipe == "g1" else f"{recipe}_{letter_set}_{scenes}.npz"
-    )
+def _set_crops(args: tuple[str, int, int, Path]) -> Path:
+    letter_set, place, scenes, folder = args
+    path = folder / f"{letter_set}_{scenes}.npz"
     if path.exists():
         return path
     rng = np.random.default_rng(SEED + place)
     crops, glyphs, suits = [], [], []
     for i in range(scenes):
-        c, g, s = scene_crops(SEED + place * 100_000 + i, letter_set, rng, recipe)
+        c, g, s = scene_crops(SEED + place * 100_000 + i, letter_set, rng)
         crops += c
         glyphs += g
         suits += s
@@ -173,11 +116,11 @@ def _set_crops(args: tuple[str, int, int, Path, str]) -> Path:
     return path
 
 
-def collect(scenes: int, folder: Path, processes: int = 2, recipe: str = RECIPE):
+def collect(scenes: int, folder: Path, processes: int = 2):
     """Every letter set's crops (rendered in ``processes`` processes, cached per set)."""
     from multiprocessing import Pool
 
-    jobs = [(s, place, scenes, folder, recipe) for place, s in enumerate(INDEX_LETTERS)]
+    jobs = [(s, place, scenes, folder) for place, s in enumerate(INDEX_LETTERS)]
     with Pool(processes) as pool:
         paths = pool.map(_set_crops, jobs)
     parts = [np.load(p) for p in paths]
@@ -232,15 +175,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=300, help="rendered scenes per letter set")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--work", type=Path, default=GENERATED / "cards_glyphs")
-    parser.add_argument("--recipe", choices=RECIPES, default=RECIPE)
     args = parser.parse_args(argv)
     started = time.time()
-    crops, glyphs, suits = collect(args.scenes, args.work, recipe=args.recipe)
+    crops, glyphs, suits = collect(args.scenes, args.work)
     counts = np.bincount(glyphs, minlength=len(GLYPHS))
     each = ", ".join(f"{glyph} {n}" for glyph, n in zip(GLYPHS, counts, strict=True))
     seconds = time.time() - started
     print(f"{len(crops)} crops from {args.scenes} scenes a set ({each}; {seconds:.0f} s)")
-    checkpoint = args.work / f"{args.recipe}_{args.scenes}_{args.epochs}_last.pt"
+    checkpoint = args.work / f"{RECIPE}_{args.scenes}_{args.epochs}_last.pt"
     net = train(crops, glyphs, suits, args.epochs, checkpoint)
     export_classifier([net], args.out / GLYPH_READER, spec=SPEC)
     print(f"glyphs: {args.out / GLYPH_READER} ({time.time() - started:.0f} s)")

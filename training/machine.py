@@ -1,5 +1,5 @@
 """Where detector rounds train: the CPU by default, or a GPU with a larger batch, dataloader
-workers and more scene-rendering processes (``train_pieces --device 0 --batch 64 --workers 12
+workers and more scene-rendering processes (``training.train --device 0 --batch 64 --workers 12
 --procs 16``). Kept in the environment so that every stage, and the processes it spawns, sees
 the same machine without each function taking it."""
 

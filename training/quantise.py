@@ -9,7 +9,7 @@ The blocks where quantising moved the detector's scores most stay in floats: the
 (full-resolution features) and the head. The result names its float original's SHA-256 in its
 metadata; the recogniser runs it only beside that very file (``KindSettings.
 quantised_detector_file``), so a detector trained since runs in floats until quantised again.
-How the recipe was chosen and what it scores: models/cards.md, "Speed".
+How the recipe was chosen and what it scores: docs/experiments/cards.md, "Speed".
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the domino and card crop readers learn (``train_pieces``'s reader stage).
+"""What the domino and card crop readers learn (``training.train``'s reader stage).
 
 Dominoes: one crop per domino, cut square to it (long side vertical), read as two pip counts:
 the smaller half and the larger one. A pair of sorted counts needs no orientation and no split
@@ -69,76 +69,51 @@ READER_SPECS = {
     ),
 }
 
-# "c7": the shipped "c6" rebuilt from its ONNX file and fine-tuned, its batch norms frozen, on
-# look 6 (index letters of four languages, dark faces in light inks) and fresh scenes of looks
-# 1-5 (``train_pieces --stage reader-finetune``; ``CARD_FINETUNE_SETS``). The reader of decks
-# with other index letters (French left out: "c7_without_fr") until "c11"; worse than "c6" on
-# the real photos' English decks, which the English reader goes on reading
-# (docs/experiments/cards.md, "Index letters").
+# The reader fine-tunes (``python -m training.train --stage reader-finetune``; the recipe's
+# ``reader_finetunes``, ``training.shipped``): a shipped reader rebuilt from its ONNX file and
+# fine-tuned, its batch norms frozen, hard negatives mined by the detector in --out.
+# The cards' fine-tunes of "c6" (look 6's index letters, crossed Qs, stacked pips: "c7", the
+# first letters reader, is in git's history; docs/experiments/cards.md).
 CARD_FINETUNE_SPEC = replace(READER_SPECS["cards"], recipe="c7", base=None, finetune_lr=5e-4)
-
-# "d4": the shipped "d3" rebuilt from its ONNX file and fine-tuned, its batch norms frozen, on
-# the crops of the rotated-box rounds' last two scene sets (look 3, and look 4: busy coverings,
-# side-by-side close-ups, shrink-wrap, greyscale), hard negatives mined by the detector in --out
-# (``train_pieces --kind dominoes --stage reader-finetune``; the recipe's ``reader_finetunes``).
+# "c8": on decks half of which print the crossed Q of English-pattern decks (a narrow O with a
+# bar across its foot) and fresh scenes of looks 1-5 (docs/experiments/cards.md, "Crossed Q").
+CARD_CROSSED_Q_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c8")
+# "c9": "c8" 3 epochs more on scenes whose stacked pips and lone pips by another card's edge
+# are boxed as no card, and looks 1-5 again (docs/experiments/cards.md, "Stacked pips").
+CARD_DECOYS_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c9", finetune_epochs=3)
+# "c10": "c9" 3 epochs on the same scenes, a fifth of the views grey and a sixth blurred hard:
+# the reader of photos without colour (docs/experiments/cards.md, "Grey photos").
+CARD_GREY_SPEC = replace(CARD_DECOYS_SPEC, recipe="c10", grey_share=0.2, strong_blur=0.15)
+# "c11": from "c10" on look 6's index letters and looks 1-5 again, grey and blurred views too:
+# the letters reader (docs/experiments/cards.md, "Index letters").
+CARD_LETTERS_GREY_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c11", grey_share=0.2, strong_blur=0.15)
+# "c13": "c9" 3 epochs on its scenes and on printed casino felts whose index-like letters, seat
+# numbers and printed card pictures are boxed as no card: the English reader
+# (docs/experiments/cards.md, "Printed felts").
+CARD_FELT_SPEC = replace(CARD_DECOYS_SPEC, recipe="c13")
+# "c14": "c11" 3 epochs on its scenes and on dark decks with the photo's lightness inverted, on
+# plain tables and on printed felts: the reader of photos read inverted
+# (docs/experiments/cards.md, "Dark faces").
+CARD_INVERTED_SPEC = replace(CARD_LETTERS_GREY_SPEC, recipe="c14", finetune_epochs=3)
+# "d4": the shipped "d3" on the last two rotated-box rounds' scenes (look 3, and look 4: busy
+# coverings, side-by-side close-ups, shrink-wrap, greyscale).
 DOMINO_FINETUNE_SPEC = replace(
     READER_SPECS["dominoes"], recipe="d4", finetune_epochs=4, finetune_lr=3e-4
 )
-# "c8": the shipped "c6" fine-tuned the same way on decks half of which print the crossed Q of
-# English-pattern decks (a narrow O with a bar across its foot) and fresh scenes of looks 1-5
-# (docs/experiments/cards.md, "Crossed Q").
-CARD_CROSSED_Q_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c8")
-# "c9": "c8" fine-tuned 3 epochs more on scenes whose stacked pips and lone pips by another
-# card's edge are boxed as no card (``render_cards_decoys``) and looks 1-5 again; the shipped
-# English reader (docs/experiments/cards.md, "Stacked pips").
-CARD_DECOYS_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c9", finetune_epochs=3)
-# "c10": "c9" fine-tuned the same way, 3 epochs on the same scenes, a fifth of the views grey
-# and a sixth blurred hard: on greyscale photos "c9" read every red card as a black one, on
-# blurred ones 10s as 4s and 6s; shipped beside "c9" as the reader of photos without colour
-# (docs/experiments/cards.md, "Grey photos").
-CARD_GREY_SPEC = replace(CARD_DECOYS_SPEC, recipe="c10", grey_share=0.2, strong_blur=0.15)
-# "c11": the letters reader again, as "c7" but from "c10" (grey and blurred views too, and what
-# "c8" to "c10" learned: crossed Qs, stacked pips); the shipped letters reader
-# (docs/experiments/cards.md, "Index letters").
-CARD_LETTERS_GREY_SPEC = replace(CARD_FINETUNE_SPEC, recipe="c11", grey_share=0.2, strong_blur=0.15)
-# "d5": "d4" fine-tuned the same way on fresh scenes of looks 1-4, boxes straddling two touching
-# dominoes also mined as no domino (``train_pieces.STRADDLE_COVER``; models/dominoes.md).
-DOMINO_STRADDLES_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d5")
-# "d6": "d4" fine-tuned the same way on "d5"'s scenes and look 5's, double-nine and
-# double-twelve printings with large pips (models/dominoes.md).
-DOMINO_BIG_PIPS_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d6", finetune_epochs=6)
-# "d7": "d4" fine-tuned the same way on "d6"'s scenes and look 6's, double-nine and
-# double-twelve printings with graded pips (docs/experiments/dominoes.md, "Large pips").
-DOMINO_GRADED_PIPS_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d7", finetune_epochs=6)
-# "d8": "d7" with every domino sampled by its label's count ** -0.5 (a 9-10 as often as a 2-3
-# in a double-twelve set; the scenes draw double-sixes most); the shipped reader.
-DOMINO_BALANCED_SPEC = replace(DOMINO_GRADED_PIPS_SPEC, recipe="d8", balanced=0.5)
-# "c12": "c9" fine-tuned the same way, 3 epochs on the same scenes, a fifth of the views smeared
-# as by a hand that moved (docs/experiments/cards.md, "Grey photos"); measured beside "c9".
-CARD_SHAKEN_SPEC = replace(CARD_DECOYS_SPEC, recipe="c12", shaken=0.2)
-# "c13": "c9" fine-tuned the same way, 3 epochs on its scenes and on printed casino felts whose
-# index-like letters, seat numbers and printed card pictures are boxed as no card
-# (``render_cards_felt``; docs/experiments/cards.md, "Printed felts").
-CARD_FELT_SPEC = replace(CARD_DECOYS_SPEC, recipe="c13")
-# "c14": "c11" fine-tuned the same way, 3 epochs on its scenes and on dark decks with the photo's
-# lightness inverted, on plain tables and on printed felts (``render_cards_inverted``); the
-# reader of photos read inverted (docs/experiments/cards.md, "Dark faces").
-CARD_INVERTED_SPEC = replace(CARD_LETTERS_GREY_SPEC, recipe="c14", finetune_epochs=3)
+# "d8": "d4" 6 epochs on fresh scenes of looks 1-6 (5: large pips, 6: graded pips), every
+# domino sampled by its label's count ** -0.5 (a 9-10 as often as a 2-3 in a double-twelve set;
+# the scenes draw double-sixes most): the reader (docs/experiments/dominoes.md, "Large pips").
+DOMINO_BALANCED_SPEC = replace(DOMINO_FINETUNE_SPEC, recipe="d8", finetune_epochs=6, balanced=0.5)
 FINETUNE_SPECS = {
     spec.recipe: spec
     for spec in (
-        CARD_FINETUNE_SPEC,
         CARD_CROSSED_Q_SPEC,
         CARD_DECOYS_SPEC,
         CARD_GREY_SPEC,
         CARD_LETTERS_GREY_SPEC,
-        CARD_SHAKEN_SPEC,
         CARD_FELT_SPEC,
         CARD_INVERTED_SPEC,
         DOMINO_FINETUNE_SPEC,
-        DOMINO_STRADDLES_SPEC,
-        DOMINO_BIG_PIPS_SPEC,
-        DOMINO_GRADED_PIPS_SPEC,
         DOMINO_BALANCED_SPEC,
     )
 }

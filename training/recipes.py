@@ -1,57 +1,119 @@
-"""Training recipes as data, run by one stage runner.
+"""Training recipes as data: a kind's scene sets, detector rounds and reader fine-tunes.
 
-A kind's recipe lists the scene sets to generate (folder, renderer, how many, seed offset) and
-its detector rounds (name, epochs). ``train_tiles`` and ``train_pieces`` each map a round's name
-to the function that trains it; this module decides what runs and where it goes:
+- A ``SceneSet`` is rendered into ``work/<folder>`` from seed ``recipe seed + seed_offset`` by
+  a renderer of ``training.scenes``; the "generate" stage makes every set that is not
+  ``on_demand`` (the rounds and reader fine-tunes make the sets they read when they run).
+- A ``Round`` is one detector training run (``training.rounds.run_round``): what it starts
+  from, the scene sets it trains and validates on, its rate, image size and export. Rounds run
+  in order up to the first with no epochs, each from the one before; only the last one run is
+  exported to ``--out``, the others to ``work/intermediate``.
+- A ``ReaderFinetune`` is one fine-tune of a reader in ``--out``.
 
-- rounds run in order up to the first with no epochs (each starts from the one before), and only
-  the last round run is exported to ``--out``: the earlier ones are steps towards it, exported to
-  ``work/intermediate``;
-- a scene set tied to a round (``for_round``) is generated only when that round runs;
-- ``--epochs ROUND=N`` and ``--scenes FOLDER=N`` change a recipe from the command line, and
-  ``smoke`` shrinks it to a tiny run for the tests.
+``--epochs ROUND=N`` and ``--scenes FOLDER=N`` change a recipe from the command line, and
+``smoke`` shrinks it to a tiny run for the tests. The shipped recipes are in
+``training.shipped``.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
+
+# A round's start: the tile detector's best checkpoint where the tiles were trained in this
+# checkout (it already knows tables, light and small rectangles), else ``yolo26n.yaml``.
+TILE_DETECTOR = "tile_detector"
+READER_SYNTH = "synth_reader"  # scenes rendered for a reader only (its first look; then 2, 3...)
 
 
 @dataclass(frozen=True)
 class SceneSet:
     """``scenes`` training and ``val`` validation scenes in ``work/folder``, rendered by
-    ``renderer`` ("module:function") from seed ``recipe seed + seed_offset``; a held-back test
-    set has no training scenes."""
+    ``renderer`` (``training.scenes``) from seed ``recipe seed + seed_offset``; a held-back
+    test set has no training scenes."""
 
     folder: str
     renderer: str
     scenes: int
     val: int
     seed_offset: int
-    for_round: str | None = None  # generated only when this detector round runs
+    on_demand: bool = False  # made by the rounds or reader fine-tunes reading it only
 
 
 @dataclass(frozen=True)
-class DetectorRound:
-    """One detector training round, trained by the function its kind maps ``name`` to."""
+class Round:
+    """One detector training round: a one-class YOLO26-nano (``rotated``: with rotated boxes)
+    from ``start``, trained ``epochs`` on the training scenes of ``train`` ((set, copies in
+    all), ...) and validated on those of ``val``, its ``export`` checkpoint ("best": the best
+    validation fitness; "last") exported to ONNX."""
 
     name: str
     epochs: int
+    # A model yaml (from scratch), ``TILE_DETECTOR``, or a round before: its ``start_weights``
+    # checkpoint ("best" or "last"), or where this checkout has none the shipped detector
+    # rebuilt (``training.recover``).
+    start: str
+    train: tuple[tuple[str, int], ...]
+    val: tuple[str, ...]
+    rotated: bool = False
+    start_weights: str = "best"
+    # A yaml start's backbone and neck: this round's best checkpoint.
+    backbone: str | None = None
+    # AdamW at ``lr0`` decaying to a tenth after ``warmup_epochs`` (None: ultralytics' own
+    # optimiser and schedule, for a round from random weights).
+    lr0: float | None = None
+    warmup_epochs: float = 0.5
+    degrees: float = 0.0  # random turns (exact for rotated boxes only)
+    imgsz: int | None = None  # training and export size (None: the recipe's)
+    export: str = "best"
+
+    @property
+    def folders(self) -> tuple[str, ...]:
+        """Every scene set it reads."""
+        return tuple(dict.fromkeys([*(f for f, _c in self.train), *self.val]))
 
 
 @dataclass(frozen=True)
-class Stages:
-    """What one kind trains: its scene sets and its detector rounds."""
+class ReaderFinetune:
+    """One fine-tune of a reader in --out: the file ``start_onnx`` (None: the kind's reader)
+    rebuilt, batch norms frozen, trained as ``spec`` (``readers.FINETUNE_SPECS``) on the crops
+    of the scene sets ``sets`` (hard negatives mined by the detector in --out), written as
+    ``onnx`` (None: over the reader); ``leave``: an index letter set left out unless
+    ``--leave-letters`` says otherwise."""
 
+    spec: str
+    sets: tuple[str, ...]
+    onnx: str | None = None
+    start_onnx: str | None = None
+    leave: str = ""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """One kind's models and what trains them."""
+
+    kind: str
+    class_name: str  # the detector's one class
+    detector_onnx: str
+    reader_onnx: str
+    det_imgsz: int  # the rounds' training size, unless a round says otherwise
+    det_export_imgsz: int  # their ONNX input size
     scene_sets: tuple[SceneSet, ...]
-    rounds: tuple[DetectorRound, ...]
+    rounds: tuple[Round, ...]
+    # The scene sets of the detector rounds that the reader stage learns too (where made).
+    reader_sets: tuple[str, ...] = ("synth",)
+    reader_finetunes: tuple[ReaderFinetune, ...] = ()
+    # The reader's hard negatives: mined with the recogniser's own detector passes (tiles at
+    # the photo's pixels up to ``negative_tile_side``, zoomed out ``negative_zoom_out``; None:
+    # the whole photo only), up to this many a scene.
+    negative_tile_side: int | None = None
+    negative_zoom_out: float | None = None
+    negatives_per_scene: int = 6
+    real_copies: int = 0  # each trainable real photo in every round (tiles)
 
-    def rounds_run(self) -> tuple[DetectorRound, ...]:
+    def rounds_run(self) -> tuple[Round, ...]:
         """The rounds in order up to the first without epochs."""
-        run: list[DetectorRound] = []
+        run: list[Round] = []
         for round_ in self.rounds:
             if round_.epochs <= 0:
                 break
@@ -59,60 +121,68 @@ class Stages:
         return tuple(run)
 
     def sets_made(self) -> tuple[SceneSet, ...]:
-        """The scene sets to generate: those of rounds that run, and those of no round."""
-        running = {round_.name for round_ in self.rounds_run()}
-        return tuple(
-            s
-            for s in self.scene_sets
-            if (s.for_round is None or s.for_round in running) and s.scenes + s.val > 0
-        )
+        """The scene sets the "generate" stage makes."""
+        return tuple(s for s in self.scene_sets if not s.on_demand and s.scenes + s.val > 0)
 
     def has_set(self, folder: str) -> bool:
         return any(s.folder == folder for s in self.scene_sets)
 
     def scene_set(self, folder: str) -> SceneSet:
-        return next(s for s in self.scene_sets if s.folder == folder)
+        found = [s for s in self.scene_sets if s.folder == folder]
+        if not found:
+            raise KeyError(f"{self.kind} has no scene set {folder}")
+        return found[0]
+
+    def round(self, name: str) -> Round:
+        found = [r for r in self.rounds if r.name == name]
+        if not found:
+            raise KeyError(f"{self.kind} has no detector round {name}")
+        return found[0]
+
+    @property
+    def renderer(self) -> str:
+        """The first scenes' renderer (also that of the held-back ``test`` set)."""
+        return self.scene_set("synth").renderer
+
+    def reader_looks(self) -> tuple[SceneSet, ...]:
+        """The scene sets rendered for the reader only, in order (``reader_folder(i)``)."""
+        return tuple(s for s in self.scene_sets if s.folder.startswith(READER_SYNTH))
 
     def with_changes(
         self, epochs: Mapping[str, int] = {}, scenes: Mapping[str, int] = {}
-    ) -> Stages:
+    ) -> Recipe:
         """A copy with these rounds' epochs and these sets' training scenes; names it does not
         have are refused (ValueError)."""
         unknown = set(epochs) - {r.name for r in self.rounds}
         unknown |= set(scenes) - {s.folder for s in self.scene_sets}
         if unknown:
             raise ValueError(f"not in this recipe: {', '.join(sorted(unknown))}")
-        return Stages(
-            tuple(replace(s, scenes=scenes.get(s.folder, s.scenes)) for s in self.scene_sets),
-            tuple(replace(r, epochs=epochs.get(r.name, r.epochs)) for r in self.rounds),
+        return replace(
+            self,
+            scene_sets=tuple(
+                replace(s, scenes=scenes.get(s.folder, s.scenes)) for s in self.scene_sets
+            ),
+            rounds=tuple(replace(r, epochs=epochs.get(r.name, r.epochs)) for r in self.rounds),
         )
 
-    def smoke(self, scenes: int = 4, val: int = 2) -> Stages:
-        """A tiny run for the tests: at most ``scenes``/``val`` scenes a set, one epoch a round."""
-        return Stages(
-            tuple(
+    def smoke(self, scenes: int = 4, val: int = 2) -> Recipe:
+        """A tiny run for the tests: at most ``scenes``/``val`` scenes a set, one epoch a
+        round."""
+        return replace(
+            self,
+            scene_sets=tuple(
                 replace(s, scenes=min(s.scenes, scenes), val=min(s.val, val))
                 for s in self.scene_sets
             ),
-            tuple(replace(r, epochs=min(r.epochs, 1)) for r in self.rounds),
+            rounds=tuple(replace(r, epochs=min(r.epochs, 1)) for r in self.rounds),
         )
 
 
-Generate = Callable[..., None]  # (work, n_train, n_val, seed, name=..., renderer=...)
-TrainRound = Callable[[Path, int], None]  # (out folder, epochs)
-
-
-def generate_scenes(stages: Stages, work: Path, seed: int, generate: Generate) -> None:
-    for s in stages.sets_made():
-        generate(work, s.scenes, s.val, seed + s.seed_offset, name=s.folder, renderer=s.renderer)
-
-
-def train_rounds(stages: Stages, work: Path, out: Path, train: Mapping[str, TrainRound]) -> None:
-    """Each round that runs, by its function; the last to ``out``, the others to
-    ``work/intermediate``."""
-    run = stages.rounds_run()
-    for index, round_ in enumerate(run):
-        train[round_.name](out if index == len(run) - 1 else work / "intermediate", round_.epochs)
+def reader_folder(index: int, test: bool = False) -> str:
+    """The folder of a recipe's ``index``-th reader look: synth_reader, synth_reader2, ...
+    (held-back tests: test_reader, test_reader2, ...)."""
+    name = "test_reader" if test else READER_SYNTH
+    return name if index == 0 else f"{name}{index + 1}"
 
 
 def _name_equals_number(text: str) -> tuple[str, int]:
@@ -122,12 +192,12 @@ def _name_equals_number(text: str) -> tuple[str, int]:
     return name, int(number)
 
 
-def add_recipe_arguments(parser: argparse.ArgumentParser, stages: Iterable[Stages]) -> None:
+def add_recipe_arguments(parser: argparse.ArgumentParser, recipes: Iterable[Recipe]) -> None:
     """``--epochs ROUND=N`` and ``--scenes FOLDER=N`` (repeatable), naming the rounds and sets of
-    ``stages`` in the help."""
-    stages = list(stages)
-    rounds = sorted({r.name for s in stages for r in s.rounds})
-    folders = sorted({f.folder for s in stages for f in s.scene_sets if f.scenes})
+    ``recipes`` in the help."""
+    recipes = list(recipes)
+    rounds = sorted({r.name for recipe in recipes for r in recipe.rounds})
+    folders = sorted({s.folder for recipe in recipes for s in recipe.scene_sets if s.scenes})
     parser.add_argument(
         "--epochs",
         type=_name_equals_number,
@@ -147,9 +217,9 @@ def add_recipe_arguments(parser: argparse.ArgumentParser, stages: Iterable[Stage
 
 
 def apply_recipe_arguments(
-    parser: argparse.ArgumentParser, args: argparse.Namespace, stages: Stages
-) -> Stages:
+    parser: argparse.ArgumentParser, args: argparse.Namespace, recipe: Recipe
+) -> Recipe:
     try:
-        return stages.with_changes(dict(args.epochs), dict(args.scenes))
+        return recipe.with_changes(dict(args.epochs), dict(args.scenes))
     except ValueError as error:
         parser.error(str(error))

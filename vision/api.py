@@ -27,9 +27,16 @@ __all__ = ["KINDS", "ImageError", "Recogniser", "RecogniserUnavailable", "get_re
 
 
 class Recogniser(Protocol):
-    kind: str
+    """What reads a photo (``vision.pipeline.Recogniser``; the web app's and tests' stand-ins):
+    every argument, so that callers never ask which it takes (``vision.jobs.read``)."""
 
-    def recognise(self, image, channels: str = "rgb", set_name: str | None = None) -> dict: ...
+    def recognise(
+        self,
+        image,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ) -> dict: ...
 
 
 # One class for every kind (``vision.pipeline.Recogniser``), its settings in ``vision/kinds.py``

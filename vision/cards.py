@@ -30,7 +30,7 @@ a card covered up to its middle) is not reported.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
+from dataclasses import replace
 
 import numpy as np
 
@@ -44,7 +44,7 @@ from meldcam.vocabulary import (
     card_name,
 )
 from vision.layout import group_cards
-from vision.pipeline import MODELS_DIR, Recogniser
+from vision.settings import Piece
 
 MERGE_SPAN = 12.0  # in index lengths (the index box's long side)
 MAX_CORNERS = 4  # indices of one card: two, or four in a four-index deck
@@ -178,31 +178,20 @@ def merge_corners(corners: list[dict]) -> list[list[int]]:
     return groups
 
 
-def group(corners: list[dict]) -> tuple[list[dict], list[list[int]]]:
+def group(corners: list[Piece]) -> tuple[list[Piece], list[list[int]]]:
     """The corner indices read (one report per index) merged into cards, and the cards grouped
     into hands and melds (``vision.layout.group_cards``)."""
     # Most confident readings first, so that a merged card keeps its best reading.
-    corners = sorted(corners, key=lambda c: -c["confidence"])
+    corners = sorted(corners, key=lambda c: -c.confidence)
     pieces, corner_boxes = [], []
-    for members in merge_corners(corners):
-        best = dict(corners[members[0]])
-        boxes = [corners[i]["bbox"] for i in members]
-        best["bbox"] = [
+    for members in merge_corners([{"label": c.label, "bbox": c.bbox} for c in corners]):
+        boxes = [corners[i].bbox for i in members]
+        bbox = [
             min(b[0] for b in boxes),
             min(b[1] for b in boxes),
             max(b[2] for b in boxes),
             max(b[3] for b in boxes),
         ]
-        best["corners"] = boxes
-        pieces.append(best)
+        pieces.append(replace(corners[members[0]], bbox=bbox, corners=boxes))
         corner_boxes.append(boxes)
     return pieces, group_cards(corner_boxes)
-
-
-class CardRecogniser(Recogniser):
-    """The shipped card settings (``vision.kinds.CARDS``) on the models in ``models_dir``."""
-
-    def __init__(self, models_dir: Path = MODELS_DIR):
-        from vision.kinds import CARDS
-
-        super().__init__(CARDS, models_dir)

@@ -21,12 +21,10 @@ low confidence, never a confident wrong answer. Dominoes are grouped into chains
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from meldcam.vocabulary import DOMINO_SET_TOPS
 from vision.labels import domino_label
 from vision.layout import group_chains
-from vision.pipeline import MODELS_DIR, Recogniser
+from vision.settings import Piece
 
 
 def set_labels() -> tuple[tuple[str, frozenset[str]], ...]:
@@ -37,16 +35,6 @@ def set_labels() -> tuple[tuple[str, frozenset[str]], ...]:
     )
 
 
-def group(pieces: list[dict]) -> tuple[list[dict], list[list[int]]]:
+def group(pieces: list[Piece]) -> tuple[list[Piece], list[list[int]]]:
     """Chains, L-shapes and rows of touching dominoes (``vision.layout.group_chains``)."""
-    return pieces, group_chains([p["bbox"] for p in pieces])
-
-
-class DominoRecogniser(Recogniser):
-    """The shipped domino settings (``vision.kinds.DOMINOES``) on the models in
-    ``models_dir``; ``set_name`` limits every reading to that set."""
-
-    def __init__(self, models_dir: Path = MODELS_DIR, set_name: str | None = None):
-        from vision.kinds import DOMINOES
-
-        super().__init__(DOMINOES, models_dir, set_name=set_name)
+    return pieces, group_chains([p.bbox for p in pieces])

@@ -2,19 +2,18 @@
 process and for recognition workers (``meldcam worker``, jobs on Redis with RQ), which import
 neither Flask nor the web app, so they run on any machine with the models (a GPU one too).
 
-Dominoes and cards are read for the game's set (a domino set, a deck's index letters) where the
-recogniser takes one; a set it does not know means reading again with no set (every domino
-0-12, English index letters), never an error for the player.
+Dominoes and cards are read for the game's set (a domino set, a deck's index letters); a set the
+recogniser does not know means reading again with no set (every domino 0-12, English index
+letters), never an error for the player.
 """
 
 from __future__ import annotations
 
-import inspect
 import logging
 from typing import Any
 
 from meldcam.vocabulary import AUTO_SET, PHOTO_SETS
-from vision.api import get_recogniser
+from vision.api import Recogniser, get_recogniser
 from vision.errors import ImageError, RecogniserUnavailable, UnknownSet
 
 log = logging.getLogger(__name__)
@@ -22,18 +21,8 @@ log = logging.getLogger(__name__)
 QUEUE_NAME = "meldcam-recognise"  # the Redis queue that web nodes fill and workers empty
 
 
-def takes_argument(recogniser: Any, name: str) -> bool:
-    """Whether ``recogniser.recognise`` accepts the argument ``name`` (the shipped recognisers
-    take ``set_name`` and ``untold``)."""
-    try:
-        parameters = inspect.signature(recogniser.recognise).parameters.values()
-    except (TypeError, ValueError, AttributeError):
-        return False
-    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
-
-
 def read(
-    recogniser: Any,
+    recogniser: Recogniser,
     kind: str,
     data: bytes,
     set_name: str | None = None,
@@ -42,16 +31,17 @@ def read(
     """``recogniser``'s reading of the photo ``data``; ``set_name`` (dominoes, cards) reads
     for the game's set where it can; with ``AUTO_SET``, ``untold`` is the set a photo that
     tells none is read as (``Recogniser.recognise``). Raises ImageError for a photo it cannot
-    read, and UnknownSet if even the reading with no set failed."""
-    attempts: list[dict[str, Any]] = [{}]
-    if kind in PHOTO_SETS and set_name is not None and takes_argument(recogniser, "set_name"):
-        attempts.insert(0, {"set_name": set_name})
-        if set_name == AUTO_SET and untold is not None and takes_argument(recogniser, "untold"):
-            attempts.insert(0, {"set_name": set_name, "untold": untold})
+    read, and UnknownSet if even the reading with no set failed. A set refused is dropped:
+    ``untold`` first, then ``set_name``."""
+    attempts: list[tuple[str | None, str | None]] = [(None, None)]  # (set_name, untold)
+    if kind in PHOTO_SETS and set_name is not None:
+        attempts.insert(0, (set_name, None))
+        if set_name == AUTO_SET and untold is not None:
+            attempts.insert(0, (set_name, untold))
     last_error: UnknownSet | None = None
-    for arguments in attempts:
+    for told, fallback in attempts:
         try:
-            return dict(recogniser.recognise(data, **arguments))
+            return dict(recogniser.recognise(data, set_name=told, untold=fallback))
         except UnknownSet as error:
             log.warning("%s reader: %s; reading with no set", kind, error)
             last_error = error

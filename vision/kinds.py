@@ -3,8 +3,10 @@ thresholds, passes, looks, label vocabularies, grouping and sure rule (``KindSet
 ``vision.pipeline.Recogniser``). A new printing or piece kind is one more ``KindSettings`` here
 (``dataclasses.replace`` of a kind it resembles) and its model files.
 
-Where a number was chosen, the comment says on what; the kind's model card (models/tiles.md,
-models/dominoes.md, models/cards.md) has the measurements and the commands that reproduce them.
+Where a number was chosen, the comment says on what. Every calibrated threshold is read from
+the kind's metrics file (``models/<kind>.json``, ``vision.metrics``: ``thresholds.sure``,
+``thresholds.dark_faces``, ``thresholds.sets.SET``), which ``meldcam calibrate --write`` writes,
+with the command and date that chose it; the model cards render their tables from it.
 """
 
 from __future__ import annotations
@@ -12,11 +14,11 @@ from __future__ import annotations
 from functools import partial
 
 from meldcam.vocabulary import OTHER_LETTERS
-from vision import cards, dominoes, tiles
+from vision import cards, dominoes, metrics, tiles
 from vision.errors import RecogniserUnavailable
 from vision.inks import InkColours
 from vision.labels import CARD_JOKER, CARD_RANKS, CARD_SUITS, PIP_COUNTS, TILE_COLOURS, TILE_VALUES
-from vision.pipeline import (
+from vision.settings import (
     DarkFaces,
     GreyPhotos,
     Heads,
@@ -24,12 +26,18 @@ from vision.pipeline import (
     KindSettings,
     Looks,
     Passes,
+    SecondReader,
     SetGuess,
     SetReader,
     SizedPasses,
     WholePhoto,
 )
-from vision.second import SecondReader
+
+# The calibrated thresholds (models/<kind>.json, "thresholds"), read once: a name a file does
+# not hold is a MetricsError naming the file.
+_TILES = metrics.thresholds("tiles")
+_DOMINOES = metrics.thresholds("dominoes")
+_CARDS = metrics.thresholds("cards")
 
 TILES = KindSettings(
     kind="tiles",
@@ -56,10 +64,11 @@ TILES = KindSettings(
     group=tiles.group,
     # The sure rule (docs/choices/vision.md, "The sure flag"), for the shipped tile models:
     # `meldcam calibrate --kind tiles --scenes 600`, tables and racks each certifying on their
-    # own, the higher threshold kept (racks'). "framed": a tile touching the frame is never
-    # sure. Checked on scenes and photos that took no part (models/tiles.md, "The sure flag").
+    # own, the higher threshold kept (racks'; models/tiles.json, thresholds.sure). "framed": a
+    # tile touching the frame is never sure. Checked on scenes and photos that took no part
+    # (docs/experiments/tiles.md, "The sure flag").
     sure_score="framed",
-    sure_threshold=0.62,
+    sure_threshold=_TILES["sure"],
     # A tile's colour is part of its label: on a photo without colour nothing is sure.
     grey_photos=GreyPhotos(),
     turn_pairs=(("6", "9"),),
@@ -68,8 +77,8 @@ TILES = KindSettings(
         blind=("joker",),
         # a clear 12 the piece reader calls a joker (Original Rummikub's bold numerals): sure
         # on its own reading where no other numeral contains it (dev `rk5_` sure 49 -> 63 %
-        # at precision 1.000, `rk_rbf_` unchanged; 150 scenes each of the held-out printing
-        # and rack: 3 more sure, none wrong; 0.9 read the same; models/tiles.md)
+        # every sure one right, `rk_rbf_` unchanged; 150 scenes each of the held-out printing
+        # and rack: 3 more sure, none wrong; 0.9 read the same; models/text_reader.md)
         text_alone=0.95,
         inks=InkColours(TILE_COLOURS),
     ),
@@ -123,15 +132,16 @@ DOMINOES = KindSettings(
     group=dominoes.group,
     # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind dominoes` (2,500
     # scenes, 500 of each of looks 1-4 and 6), each look certifying on its own, the highest
-    # threshold kept (look 6's, graded pips). Checked on scenes and photos that took no part
-    # (models/dominoes.md, "The sure flag"). "joint", not "framed": a domino touching the
-    # photo's edge is as rarely a confident error as any other.
+    # threshold kept (look 6's, graded pips; models/dominoes.json, thresholds.sure). Checked on
+    # scenes and photos that took no part (docs/experiments/dominoes.md, "The sure flag").
+    # "joint", not "framed": a domino touching the photo's edge is as rarely a confident error
+    # as any other.
     sure_score="joint",
-    sure_threshold=0.6028,
+    sure_threshold=_DOMINOES["sure"],
     # A blank double is never sure: the back of a domino reads as one (a face-down pile, read
-    # 0-0 at 0.7-0.92; at the threshold before, 0.6873, 9 of 316 sure blank doubles of looks
-    # 1-4's calibration were wrong, 16 of its 12,873 other sure dominoes; models/dominoes.md,
-    # "The sure flag").
+    # 0-0 at 0.7-0.92; at the threshold before, 9 of 316 sure blank doubles of looks 1-4's
+    # calibration were wrong, 16 of its 12,873 other sure dominoes;
+    # docs/experiments/dominoes.md, "The sure flag").
     never_sure=frozenset({"0-0"}),
 )
 
@@ -139,9 +149,13 @@ DOMINOES = KindSettings(
 # Each letter set's sure threshold for its letters reader (``CARDS.set_readers``): `meldcam
 # calibrate --kind cards --set SET --scenes 600` (600 look-6 scenes of decks printing that set's
 # letters), checked on 300 fresh ones (`--seed 20261205 --scenes 300`), the higher of the two
-# seeds' (German's first, 0.81848, checked at 0.9949; docs/experiments/cards.md, "Reading the
+# seeds' (models/cards.json, thresholds.sets.SET; docs/experiments/cards.md, "Reading the
 # letters").
-LETTER_SET_THRESHOLDS = {"pl": 0.8348, "de": 0.8399, "fr": 0.85318}
+LETTER_SET_THRESHOLDS = {
+    name[len(metrics.SET_PREFIX) :]: value
+    for name, value in _CARDS.items()
+    if name.startswith(metrics.SET_PREFIX)
+}
 
 
 def _letters_reader(sure_threshold: float) -> SetReader:
@@ -162,8 +176,8 @@ def _letters_reader(sure_threshold: float) -> SetReader:
 CARDS = KindSettings(
     kind="cards",
     detector_file="card_detector.onnx",
-    # ... run quantised to 8-bit integers: a fifth faster, reading as well (models/cards.md,
-    # "Speed")
+    # ... run quantised to 8-bit integers: a fifth faster, reading as well
+    # (docs/experiments/cards.md, "Speed")
     quantised_detector_file="card_detector_int8.onnx",
     reader_file="card_reader.onnx",
     train_command="python -m training.train_pieces --kind cards --out models",
@@ -211,9 +225,9 @@ CARDS = KindSettings(
     # the English reader's 0.86-0.87), sure by its own threshold: `meldcam calibrate --kind
     # cards --renderer training.calibrate:card_dark_scene@en --scenes 300 --seed S` (rendered
     # scenes whose every deck is dark; the higher of two seeds' thresholds, checked on two more
-    # seeds and certified by three pooled; with the quantised detector;
-    # docs/experiments/cards.md, "Dark faces", "Speed").
-    dark_faces=DarkFaces(reader_file=cards.DARK_READER, sure_threshold=0.7757),
+    # seeds and certified by three pooled; with the quantised detector; models/cards.json,
+    # thresholds.dark_faces; docs/experiments/cards.md, "Dark faces", "Speed").
+    dark_faces=DarkFaces(reader_file=cards.DARK_READER, sure_threshold=_CARDS["dark_faces"]),
     # Red and black tell suits apart: on a photo without colour no card is sure, and it is read
     # by a reader that learned grey views too ("c10"; the English reader "c9" took every red
     # card for a black one there, and reads colour photos surer; docs/experiments/cards.md,
@@ -238,8 +252,8 @@ CARDS = KindSettings(
     ),
     none_drop=0.5,
     report_floor=0.3,  # an index is used when read at least this surely
-    # ... and a joker at least this surely: court-card art reads as a joker index (models/
-    # cards.md, "Jokers"). Chosen on 300 calibration scenes (seed 20261207).
+    # ... and a joker at least this surely: court-card art reads as a joker index
+    # (docs/experiments/cards.md, "Jokers"). Chosen on 300 calibration scenes (seed 20261207).
     label_floors=((CARD_JOKER, 0.75),),
     # One index found by two passes (whole photo, tile, zoomed out) counts once, whatever it
     # reads: one place, one index.
@@ -247,11 +261,12 @@ CARDS = KindSettings(
     group=cards.group,
     # The sure rule (docs/choices/vision.md): `meldcam calibrate --kind cards --scenes 2000`,
     # each look certifying on its own, the highest threshold kept (look 5's; with 400 scenes no
-    # look certified), cards matched by their index, label first, for the shipped card models;
-    # the score chosen on 1,000 exploration scenes (models/cards.md, "The sure flag"). The
-    # letter sets' readers certify by "confidence" (by the margin, at no threshold).
+    # look certified), cards matched by their index, label first, for the shipped card models
+    # (models/cards.json, thresholds.sure); the score chosen on 1,000 exploration scenes
+    # (docs/experiments/cards.md, "The sure flag"). The letter sets' readers certify by
+    # "confidence" (by the margin, at no threshold).
     sure_score="margin_confidence",
-    sure_threshold=0.7089,
+    sure_threshold=_CARDS["sure"],
 )
 
 KIND_SETTINGS: dict[str, KindSettings] = {s.kind: s for s in (TILES, DOMINOES, CARDS)}

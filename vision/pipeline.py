@@ -3,7 +3,9 @@
 ``Recogniser(settings)`` runs the same steps for tiles, dominoes and cards; what differs is a
 ``KindSettings`` (``vision/kinds.py``: model files, detector passes, looks, thresholds, label
 vocabulary, grouping, sure rule). A new printing or piece kind is a new ``KindSettings`` and its
-model files, not a new module.
+model files, not a new module. The settings types, the piece record the steps pass on
+(``Piece``, reported as a dict only at the end) and the sure scores are ``vision.settings``'s;
+this module is the top of that chain (settings -> per-kind hooks -> kinds -> recogniser).
 
 1. **Load** the photo (``vision/imageio.py``): boxes are reported in the pixels of the image as
    displayed.
@@ -46,9 +48,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
@@ -60,217 +60,66 @@ from vision.crops import cut_crop, read_views
 from vision.detector import Detection, OnnxDetector, file_sha256, open_session
 from vision.errors import RecogniserUnavailable, UnknownSet
 from vision.imageio import load_image
-from vision.second import SecondReader, SecondReaderModels, fuse
-from vision.twostage import (
-    DetectorPasses,
+from vision.kinds import settings_of
+from vision.second import SecondReaderModels, fuse
+from vision.settings import (
+    MODELS_DIR,
+    NEVER_SURE,
+    SURENESS,
+    DarkFaces,
+    FaintBoxes,
+    GreyPhotos,
+    Heads,
+    JoinedGlyphs,
+    KindSettings,
     Looks,
     Passes,
-    Reading,
+    Piece,
+    SetGuess,
+    SetReader,
     SizedPasses,
+    WholePhoto,
+    confidence,
+)
+from vision.twostage import (
+    DetectorPasses,
+    Reading,
     drop_repeats,
     moved_rotated,
     read_boxes,
     reader_crop_size,
 )
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 log = logging.getLogger(__name__)
 # The output contract, the same for every kind.
 MAX_ALTERNATIVES = 3
 ALTERNATIVE_FLOOR = 0.01
 
+# The recogniser, and the settings types it runs (``vision.settings``), for its callers.
 __all__ = [
     "MODELS_DIR",
+    "NEVER_SURE",
     "SURENESS",
+    "DarkFaces",
+    "FaintBoxes",
+    "GreyPhotos",
     "Heads",
     "JoinedGlyphs",
     "KindSettings",
     "Looks",
     "Passes",
+    "Piece",
     "Recogniser",
     "SetGuess",
     "SetReader",
+    "SharedSessions",
     "SizedPasses",
     "WholePhoto",
+    "confidence",
+    "greyscale",
+    "invert_lightness",
+    "kind_settings",
 ]
-
-
-@dataclass(frozen=True)
-class Heads:
-    """A two-head reader's label vocabulary.
-
-    ``first``: the first head's classes, before its last one ("none": not a piece); ``second``:
-    the second head's. A label is ``label.format(first=..., second=...)``. ``alone``: first-head
-    classes that are a label by themselves (class, label), whatever the second head says (a
-    joker has no colour). ``pairs``: the heads read the smaller and the larger of an unordered
-    pair (a domino's halves), and the labels are the pairs first <= second."""
-
-    first: tuple[str, ...]
-    second: tuple[str, ...]
-    label: str
-    alone: tuple[tuple[str, str], ...] = ()
-    pairs: bool = False
-
-    def rank(self, first: np.ndarray, second: np.ndarray) -> list[tuple[str, float]]:
-        """Every label with its probability, most likely first (ties in vocabulary order),
-        renormalised without the "none" class."""
-        n = len(self.first)
-        real = first[:n] / max(1e-9, float(first[:n].sum()))
-        alone, pairs = _labels(self)
-        if self.pairs:
-            joint = np.triu(np.outer(real, second[: len(self.second)]))
-            joint = joint / max(1e-12, float(joint.sum()))
-            scored = [(label, float(joint[i, j])) for i, j, label in pairs]
-        else:
-            scored = [(label, float(real[i])) for i, label in alone]
-            scored += [(label, float(real[i] * second[j])) for i, j, label in pairs]
-        scored.sort(key=lambda item: -item[1])
-        return scored
-
-    def vocabulary(self) -> list[str]:
-        alone, pairs = _labels(self)
-        return [label for _i, label in alone] + [label for _i, _j, label in pairs]
-
-
-@lru_cache(maxsize=16)
-def _labels(heads: Heads):
-    """(alone: [(first index, label)], pairs: [(first index, second index, label)]), in the
-    order the labels are ranked in when equally likely."""
-    alone_names = dict(heads.alone)
-    alone = [(heads.first.index(name), label) for name, label in heads.alone]
-    pairs = [
-        (i, j, heads.label.format(first=a, second=b))
-        for i, a in enumerate(heads.first)
-        if a not in alone_names
-        for j, b in enumerate(heads.second)
-        if not heads.pairs or j >= i
-    ]
-    return alone, pairs
-
-
-@dataclass(frozen=True)
-class WholePhoto:
-    """A photo shaped like one piece (short side ``shape`` of the long side) may be a tight crop
-    of a single piece, which fills the frame unlike anything the detector learned (it finds
-    nothing, or parts of it). Such a photo is also read whole, as a box of detector score
-    ``score``, and it is that one piece when its "none" is below ``none_below`` or when the
-    detector found nothing (then "none" decides as for any box)."""
-
-    none_below: float
-    score: float = 0.5
-    shape: tuple[float, float] = (0.38, 0.62)
-
-    def applies(self, width: int, height: int) -> bool:
-        low, high = self.shape
-        return low <= min(width, height) / max(width, height) <= high
-
-
-@dataclass(frozen=True)
-class FaintBoxes:
-    """Boxes the detector scores under its threshold (``Passes.score``) but at least ``score``
-    are read too, and kept only when the reader is this sure of them: their best label's
-    probability at least ``read_floor`` (and "none" under ``none_drop``). A piece the detector
-    is unsure of (a low, oblique camera; an unusual set) is found when its reading is clear,
-    while the faint boxes on background, which the reader learned as "none", stay dropped."""
-
-    score: float
-    read_floor: float
-
-
-# A piece's sureness score, by name (``KindSettings.sure_score``), from its reading:
-# - "probability": the reported label's probability (before the detector term);
-# - "confidence": the reported confidence, probability x detector score^(1/4);
-# - "margin": the probability less the runner-up label's;
-# - "views": the label's probability in the less sure of the two half-turn views x detector
-#   score^(1/4) (both views must name it);
-# - "joint": probability x detector score;
-# - "framed": "joint", and 0 for a piece whose box touches the photo's edge (within
-#   ``FRAME_MARGIN`` px: a piece cut off by the frame may hide what tells it);
-# - "margin_confidence": the margin x detector score^(1/4), as "confidence" is the probability
-#   x that: the margin tells a reading torn between two labels, the detector term a confident
-#   reading of something the detector doubts is a piece at all.
-# A sure threshold no score reaches (scores are at most 1): nothing sure, where uncalibrated.
-NEVER_SURE = 1.01
-
-
-def confidence(probability: float, score: float) -> float:
-    """A reading's reported confidence: its probability times the detector's score tempered to
-    its fourth root (a confident reading of a box the detector doubts is still doubted, but a
-    faint box's score does not swamp a clear reading)."""
-    return probability * score**0.25
-
-
-FRAME_MARGIN = 2.0
-SURENESS: dict[str, Callable[[dict], float]] = {
-    "probability": lambda piece: piece["_p"],
-    "confidence": lambda piece: confidence(piece["_p"], piece["_score"]),
-    "margin": lambda piece: piece["_p"] - piece["_runner_up"],
-    "views": lambda piece: confidence(min(piece["_views"], default=piece["_p"]), piece["_score"]),
-    "joint": lambda piece: piece["_p"] * piece["_score"],
-    "framed": lambda piece: piece["_p"] * piece["_score"] * (piece["_edge"] > FRAME_MARGIN),
-    "margin_confidence": lambda piece: confidence(
-        piece["_p"] - piece["_runner_up"], piece["_score"]
-    ),
-}
-
-
-@dataclass(frozen=True)
-class DarkFaces:
-    """Pieces with dark faces printed in light inks (a black card deck): the models learned light
-    faces with dark inks, so such a photo is detected and read with its lightness inverted
-    (``invert_lightness``, the hues kept). A photo is taken for one when the whole-photo pass
-    on it inverted finds surer boxes (the sum of their scores) than on it as it is: on 25 real
-    photos of light decks and 30 rendered scenes of dark ones, every photo was told right, the
-    two sums at least 3x apart (docs/experiments/cards.md, "Dark faces"). Pieces read on an inverted
-    photo are sure from ``sure_threshold`` (uncalibrated: never), by the kind's sure score;
-    a set with a reader of its own reads them never sure."""
-
-    # A photo whose whole-photo pass already sums this much, in boxes that are light (the
-    # median of their median grey at least ``light_boxes``), is light and not looked at
-    # inverted (a tenth of the time saved on table photos). The sum alone no longer tells: the
-    # detector's fourth round learned some dark decks and sums up to 12 on dark scenes, whose
-    # boxes' grey is 11-113 (light photos' 110-250; docs/experiments/cards.md, "Dark faces").
-    # Nor is a photo read inverted unless the inverted pass's boxes are dark (under
-    # ``light_boxes``) in the photo as it is: 12-109 on dark scenes, 254 on a burnt-out photo of
-    # a light deck.
-    light_from: float = 4.0
-    light_boxes: float = 150.0
-    # ... and unless what those boxes lie on is dark too (the band round each, this many times
-    # its short side wide, under ``light_boxes``): a dark deck's face round its indices, where
-    # a light card filling the frame, whose dark pips the inverted pass boxes, is white round
-    # them (dark scenes 10-110, felts 20-97, light close-ups 238-251;
-    # docs/experiments/cards.md, "Scale").
-    around: float = 0.5
-    sure_threshold: float = NEVER_SURE
-    # The reader of a photo read inverted (None: the kind's).
-    reader_file: str | None = None
-
-
-@dataclass(frozen=True)
-class GreyPhotos:
-    """A photo without colour (a greyscale photo, a black-and-white filter) where colour is
-    part of a label (a tile's colour) or tells labels apart (a card's red or black suit): its
-    pieces are sure from ``sure_threshold`` (uncalibrated: never). Read grey, the shipped tile
-    reader named a tile's colour right about a quarter of the time and flagged nine tenths
-    sure; the card reader took every red card for a black one (docs/choices/vision.md, "Grey
-    photos"). A photo is grey when 99 % of its pixels (every few, ``SIDE`` along its long side)
-    have their three channels within ``spread_below`` of each other: 0 on greyscale photos and
-    JPEGs, at least 26 on every real colour photo measured."""
-
-    spread_below: float = 8.0
-    sure_threshold: float = NEVER_SURE
-    # A reader that learned grey views too, reading such photos instead of the kind's own
-    # (loaded on first use; None: the kind's). A set with a reader of its own (``SetReader``)
-    # reads them with that one.
-    reader_file: str | None = None
-
-    SIDE = 256
-
-    def applies(self, bgr: np.ndarray) -> bool:
-        step = max(1, max(bgr.shape[:2]) // self.SIDE)  # every step-th pixel: no resampling
-        small = bgr[::step, ::step]
-        spread = small.max(axis=2).astype(np.int16) - small.min(axis=2)
-        return bool(np.count_nonzero(spread >= self.spread_below) < 0.01 * spread.size)
 
 
 def _boxes_grey(bgr: np.ndarray, detections: list[Detection], around: float = 0.0) -> float:
@@ -312,104 +161,19 @@ def greyscale(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
-def _no_groups(pieces: list[dict]) -> tuple[list[dict], list[list[int]]]:
-    return pieces, []
+kind_settings = settings_of  # the shipped settings of a kind (``vision.kinds``)
 
 
-@dataclass(frozen=True)
-class JoinedGlyphs:
-    """A set reader's reading joined with ``set_guess``'s reader's, which reads the letter an
-    index prints (``join_glyphs``): ``classes``, for each first-head class but "none", that
-    reader's classes a piece of it may show; joined only where it reads one class at least
-    ``sure`` (on a fragment or a small box its reading is no evidence)."""
+class SharedSessions:
+    """The sessions a kind's recogniser shares with the recognisers of its sets
+    (``Recogniser.for_set``), each opened on first use under ``lock``: the readers of photos
+    read inverted or without colour (``DarkFaces.reader_file``, ``GreyPhotos.reader_file``), by
+    file, and ``SetGuess.reader_file``'s (``guess_reader``)."""
 
-    classes: tuple[tuple[int, ...], ...]
-    sure: float
-
-
-@dataclass(frozen=True)
-class SetReader:
-    """A reader of its own for one set of a kind (a deck printing other index letters), with
-    the sure threshold ``meldcam calibrate --set`` chose for it, of its own sureness score
-    (None: the kind's)."""
-
-    reader_file: str  # in the models folder
-    sure_threshold: float
-    sure_score: str | None = None
-    glyphs: JoinedGlyphs | None = None  # None: this reader alone
-
-
-@dataclass(frozen=True)
-class SetGuess:
-    """Which set a photo shows, told from the photo where the game does not say (``recognise``
-    with ``set_name`` ``AUTO_SET``): ``reader_file`` (a two-head crop reader; its first head is
-    used) reads what each box found prints, and ``guess`` turns those probabilities (boxes x
-    classes, each box read as it is and turned half a turn, averaged) into a set's name, or None
-    where they do not tell (the kind's own reading stands)."""
-
-    reader_file: str  # in the models folder
-    guess: Callable[[np.ndarray], str | None]
-    crop_size: int | None = None  # its crop side (None: its input's size)
-
-
-@dataclass(frozen=True)
-class KindSettings:
-    """Everything that makes one piece kind (or one printing of it): see the module docstring
-    for the steps each field drives. ``vision/kinds.py`` holds the shipped kinds."""
-
-    kind: str  # "tiles", "dominoes", "cards": the JSON's "kind"
-    detector_file: str  # in the models folder
-    reader_file: str
-    train_command: str  # how to make the model files (told when one is missing)
-    heads: Heads
-    passes: Passes
-    # The detector quantised to 8-bit integers (``python -m training.quantise``), run instead of
-    # ``detector_file`` where the models folder holds one made from that very file (its
-    # metadata names that file's SHA-256); otherwise the float one is run.
-    quantised_detector_file: str | None = None
-    looks: Looks = field(default_factory=Looks)
-    crop_size: int | None = None  # the reader's crop side (None: its input's size)
-    # Boxes dropped before reading (detections, (height, width)) -> detections.
-    drop_boxes: Callable[[list[Detection], tuple[int, int]], list[Detection]] | None = None
-    whole_photo: WholePhoto | None = None
-    dark_faces: DarkFaces | None = None
-    grey_photos: GreyPhotos | None = None
-    faint_boxes: FaintBoxes | None = None
-    none_drop: float = 0.5  # a reading whose "none" is at least this is no piece
-    report_floor: float = 0.3  # a piece is reported when its best confidence is at least this
-    # Labels that need more: (label, floor), a piece read as it reported only when its
-    # confidence is at least its floor (a card joker: court-card art read as one).
-    label_floors: tuple[tuple[str, float], ...] = ()
-    repeat_overlap: float = 0.5  # ``drop_repeats``
-    repeat_any_label: bool = False
-    # Label sets (``set_name``): name -> the labels the set contains.
-    sets: tuple[tuple[str, frozenset[str]], ...] = ()
-    # Sets read by a reader of their own (name -> ``SetReader``); the others by ``reader_file``.
-    set_readers: tuple[tuple[str, SetReader], ...] = ()
-    # Telling the set from the photo (``set_name`` ``AUTO_SET``); None: the set must be given.
-    set_guess: SetGuess | None = None
-    # Pieces (reported order, with private "_" keys) -> (pieces, melds as lists of indices).
-    group: Callable[[list[dict]], tuple[list[dict], list[list[int]]]] = _no_groups
-    sure_score: str = "probability"  # a key of SURENESS
-    # A piece is sure when its score is at least this; chosen by ``meldcam calibrate``.
-    sure_threshold: float = NEVER_SURE
-    # Labels never flagged sure, whatever their score: what something else looks like too (a
-    # blank double, the back of a domino); ``meldcam calibrate`` leaves them out.
-    never_sure: frozenset[str] = frozenset()
-    # First-head classes that are each other turned half a turn (a 6 and a 9): with a reader's
-    # ``value_turn`` head, settled by the way up its meld agrees on (``settle_turns``).
-    turn_pairs: tuple[tuple[str, str], ...] = ()
-    # A set reader's ``SetReader.glyphs`` (set by ``Recogniser.for_set``).
-    glyphs: JoinedGlyphs | None = None
-    # A general text recogniser reading each piece's numeral too (``vision.second``): it finds
-    # rows the detector missed, and a piece is sure only where it and the reader agree.
-    second_reader: SecondReader | None = None
-
-
-def kind_settings(kind: str) -> KindSettings:
-    from vision.kinds import settings_of
-
-    return settings_of(kind)
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.readers: dict[str, object] = {}
+        self.guess_reader: object | None = None
 
 
 class Recogniser:
@@ -419,7 +183,8 @@ class Recogniser:
     "double-six", ...) and, for a set with a reader of its own (``set_readers``: cards' index
     letters), read with that reader, loaded on first use and sharing the detector;
     ``UnknownSet`` for a set the kind does not have. ``sessions``: a detector and a reader to
-    use instead of the model files (tests)."""
+    use instead of the model files (tests). ``shared``: the sessions of the kind's recogniser
+    (``for_set``)."""
 
     def __init__(
         self,
@@ -427,6 +192,7 @@ class Recogniser:
         models_dir: Path = MODELS_DIR,
         set_name: str | None = None,
         sessions: tuple | None = None,
+        shared: SharedSessions | None = None,
     ):
         if isinstance(settings, str):
             settings = kind_settings(settings)
@@ -443,11 +209,7 @@ class Recogniser:
         self.crop_size = settings.crop_size or reader_crop_size(self.reader)
         self._sure = SURENESS[settings.sure_score]
         self._set_recognisers: dict[str, Recogniser] = {}  # by set name
-        self._set_lock = threading.Lock()
-        # ``DarkFaces.reader_file``'s and ``GreyPhotos.reader_file``'s sessions, by file,
-        # opened on first use
-        self._own_readers: dict[str, object] = {}
-        self._guess_reader = None  # ``SetGuess.reader_file``'s, likewise
+        self._shared = shared or SharedSessions()
         second = settings.second_reader
         self._second = None if second is None else SecondReaderModels(second, self._model_path)
 
@@ -488,8 +250,9 @@ class Recogniser:
         own = dict(self.settings.set_readers).get(set_name)
         if own is None:
             return self
-        glyph_reader = self._glyph_reader() if own.glyphs is not None else None
-        with self._set_lock:
+        if own.glyphs is not None:
+            self._glyph_reader()  # opened now: a missing model is told before any reading
+        with self._shared.lock:
             made = self._set_recognisers.get(set_name)
             if made is None:
                 settings = replace(
@@ -515,10 +278,14 @@ class Recogniser:
                     ),
                     None,
                 ) or open_session(self._model_path(own.reader_file))
-                made = Recogniser(settings, self.models_dir, sessions=(self.detector, reader))
-                made._guess_reader = glyph_reader  # one session for every set
-                # ... and one for each reader of inverted or grey photos, opened by either
-                made._own_readers, made._set_lock = self._own_readers, self._set_lock
+                # one session for the set guess and for each reader of inverted or grey
+                # photos, opened by either
+                made = Recogniser(
+                    settings,
+                    self.models_dir,
+                    sessions=(self.detector, reader),
+                    shared=self._shared,
+                )
                 self._set_recognisers[set_name] = made
         return made
 
@@ -650,11 +417,13 @@ class Recogniser:
 
     def _glyph_reader(self):
         """``SetGuess.reader_file``'s session, opened on first use."""
-        with self._set_lock:
-            if self._guess_reader is None:
+        shared = self._shared
+        with shared.lock:
+            if shared.guess_reader is None:
+                assert self.settings.set_guess is not None  # asked for by a set guess
                 name = self.settings.set_guess.reader_file
-                self._guess_reader = open_session(self._model_path(name))
-            return self._guess_reader
+                shared.guess_reader = open_session(self._model_path(name))
+            return shared.guess_reader
 
     def _grey(self, bgr: np.ndarray) -> bool:
         """Whether ``bgr`` is a photo without colour, for a kind where that matters."""
@@ -671,10 +440,11 @@ class Recogniser:
             name = colourless.reader_file
         else:
             return self.reader
-        with self._set_lock:
-            if name not in self._own_readers:
-                self._own_readers[name] = open_session(self._model_path(name))
-        return self._own_readers[name]
+        shared = self._shared
+        with shared.lock:
+            if name not in shared.readers:
+                shared.readers[name] = open_session(self._model_path(name))
+        return shared.readers[name]
 
     def _detect_and_read(
         self, bgr: np.ndarray, whole: list[Detection] | None = None, reader=None
@@ -722,9 +492,9 @@ class Recogniser:
             for r, g in zip(readings, glyphs, strict=True)
         ]
 
-    def _pieces(self, readings, allowed, loaded, keep: bool = False) -> list[dict]:
-        """Reported pieces (with private "_" keys) of ``readings``; ``keep``: every reading,
-        whatever its "none" and confidence."""
+    def _pieces(self, readings, allowed, loaded, keep: bool = False) -> list[Piece]:
+        """The pieces of ``readings``; ``keep``: every reading, whatever its "none" and
+        confidence."""
         s = self.settings
         floors = dict(s.label_floors)
         pieces = []
@@ -744,8 +514,10 @@ class Recogniser:
             pieces.append(_entry(ranked, reading, loaded, s.heads))
         return pieces
 
-    def _finish(self, pieces: list[dict], inverted: bool = False, grey: bool = False) -> list[dict]:
-        """The pieces as reported: each with its ``sure`` flag, without private keys
+    def _finish(
+        self, pieces: list[Piece], inverted: bool = False, grey: bool = False
+    ) -> list[dict]:
+        """The pieces as reported (``Piece.reported``), each with its ``sure`` flag
         (``inverted``: read on a dark-faced photo inverted, sure by ``DarkFaces``' threshold;
         ``grey``: read on a photo without colour, sure by ``GreyPhotos``' threshold)."""
         s = self.settings
@@ -754,9 +526,9 @@ class Recogniser:
             threshold = max(threshold, s.grey_photos.sure_threshold)
         finished = []
         for piece in pieces:
-            reported = {k: v for k, v in piece.items() if not k.startswith("_")}
-            never = piece["label"] in s.never_sure
-            agreed = piece["_agreed"] is not False  # with a second reader: both must agree
+            reported = piece.reported()
+            never = piece.label in s.never_sure
+            agreed = piece.agreed is not False  # with a second reader: both must agree
             reported["sure"] = not never and agreed and bool(self._sure(piece) >= threshold)
             finished.append(reported)
         return finished
@@ -796,39 +568,34 @@ def join_glyphs(
     )
 
 
-def _entry(ranked: list[tuple[str, float]], reading: Reading, loaded, heads: Heads) -> dict:
-    """One reported piece: the best label, its box in the displayed image, its confidence
-    (probability x detector score^(1/4)) and alternatives (``_relabel``); private keys for
-    grouping and the sure flag."""
+def _entry(ranked: list[tuple[str, float]], reading: Reading, loaded, heads: Heads) -> Piece:
+    """One piece: the best label, its box in the displayed image, its confidence (probability
+    x detector score^(1/4)) and alternatives (``_relabel``), and what grouping and the sure
+    flag use."""
     detection = reading.detection
     box = clip_box(detection.box, loaded.scale, loaded.width, loaded.height)
-    entry = {
-        "label": "",  # the reported keys in their order; ``_relabel`` fills them in
-        "bbox": box,
-        "confidence": 0.0,
-        "alternatives": [],
-        "_first": reading.first,
-        "_second": reading.second,
-        "_turns": reading.turns,
-        "_score": detection.score,
-        "_none": reading.none,
-        "_views": _view_probabilities(ranked[0][0], reading, heads),
-        "_edge": min(box[0], box[1], loaded.width - box[2], loaded.height - box[3]),
-        "_rotated": moved_rotated(detection.rotated, 0.0, 0.0, 1 / loaded.scale),
-        "_agreed": None if reading.second_reading is None else reading.second_reading.agreed,
-        "_settled": reading.second_reading is not None and reading.second_reading.settled,
-        "_other": None,
-    }
+    other = None
     second = reading.second_reading
     if second is not None and second.other is not None:
         # the piece reader's own best label (its value with the best colour), shown first
         # among the alternatives where the readers differ
         value = heads.first[second.other]
-        entry["_other"] = next(
-            (label for label, _p in ranked if _value_of(label, heads) == value), None
-        )
-    _relabel(entry, ranked)
-    return entry
+        other = next((label for label, _p in ranked if _value_of(label, heads) == value), None)
+    entry = Piece(
+        label="",  # ``_relabel`` fills it in, with the confidence and alternatives
+        bbox=box,
+        first=reading.first,
+        second=reading.second,
+        turns=reading.turns,
+        score=detection.score,
+        views=_view_probabilities(ranked[0][0], reading, heads),
+        edge=min(box[0], box[1], loaded.width - box[2], loaded.height - box[3]),
+        rotated=moved_rotated(detection.rotated, 0.0, 0.0, 1 / loaded.scale),
+        agreed=None if second is None else second.agreed,
+        settled=second is not None and second.settled,
+        other=other,
+    )
+    return _relabel(entry, ranked)
 
 
 def _value_of(label: str, heads: Heads) -> str:
@@ -843,32 +610,35 @@ def _value_of(label: str, heads: Heads) -> str:
     return ""
 
 
-def _relabel(piece: dict, ranked: list[tuple[str, float]]) -> None:
+def _relabel(piece: Piece, ranked: list[tuple[str, float]]) -> Piece:
     """``piece`` (an ``_entry``) labelled from ``ranked``: its label, confidence, alternatives,
-    and the private probability and runner-up the sure scores use."""
+    and the probability and runner-up the sure scores use."""
     label, p = ranked[0]
-    piece["label"] = label
-    piece["confidence"] = round(confidence(p, piece["_score"]), 4)
     others = ranked[1:]
-    other = piece.get("_other")
+    other = piece.other
     if other is not None and other != label:  # the other reader's reading comes first
         others = sorted(others, key=lambda item: item[0] != other)
-    piece["alternatives"] = [
-        [alt, round(q, 4)]
-        for k, (alt, q) in enumerate(others[:MAX_ALTERNATIVES])
-        if q >= ALTERNATIVE_FLOOR or (k == 0 and alt == other)
-    ]
-    piece["_p"] = p
-    piece["_runner_up"] = ranked[1][1] if len(ranked) > 1 else 0.0
+    return replace(
+        piece,
+        label=label,
+        confidence=round(confidence(p, piece.score), 4),
+        alternatives=[
+            [alt, round(q, 4)]
+            for k, (alt, q) in enumerate(others[:MAX_ALTERNATIVES])
+            if q >= ALTERNATIVE_FLOOR or (k == 0 and alt == other)
+        ],
+        p=p,
+        runner_up=ranked[1][1] if len(ranked) > 1 else 0.0,
+    )
 
 
-def way_up(pieces: list[dict], witnesses: list[int]) -> np.ndarray | None:
+def way_up(pieces: list[Piece], witnesses: list[int]) -> np.ndarray | None:
     """How likely each quadrant of the photo (counter-clockwise from upright) is the way up of
     the ``witnesses``' meld, whose pieces lie the same way (a rack's row, a meld laid facing one
     player): each piece read with a turn head testifies with the probability it gives each
     quadrant, whatever its value, floored at 1 % (one wrong witness cannot veto). None without
     a witness."""
-    said = [pieces[i]["_turns"][:-1].sum(0) for i in witnesses]
+    said = [_turns(pieces[i])[:-1].sum(0) for i in witnesses]
     if not said:
         return None
     evidence = np.sum([np.log(w / max(1e-9, w.sum()) + 0.01) for w in said], axis=0)
@@ -876,26 +646,32 @@ def way_up(pieces: list[dict], witnesses: list[int]) -> np.ndarray | None:
     return weights / weights.sum()
 
 
+def _turns(piece: Piece) -> np.ndarray:
+    assert piece.turns is not None  # a witness was read with a turn head
+    return piece.turns
+
+
 def settle_turns(
-    pieces: list[dict], melds: list[list[int]], heads: Heads, pairs: tuple[tuple[str, str], ...]
+    pieces: list[Piece], melds: list[list[int]], heads: Heads, pairs: tuple[tuple[str, str], ...]
 ) -> None:
     """A 6 and a 9 printed without a mark look alike turned half a turn; which one a tile is
     follows from the way up of its meld, which its other tiles show. For each piece of a meld
     read with a turn head, the probability its reading gives the pair is shared between the
     two classes by Bayes: the way up its meld's other pieces say (``way_up``) times what its
     own value x turn reading says (a tile whose mark shows its way up keeps it). A piece in no
-    meld, or alone in one, is left as read."""
+    meld, or alone in one, is left as read (``pieces`` is changed in place: each piece settled
+    is replaced by its new reading)."""
     for meld in melds:
-        readers = [i for i in meld if pieces[i].get("_turns") is not None]
+        readers = [i for i in meld if pieces[i].turns is not None]
         for i in readers:
-            if pieces[i].get("_settled"):  # its way up was read (``vision.second``)
+            if pieces[i].settled:  # its way up was read (``vision.second``)
                 continue
             prior = way_up(pieces, [j for j in readers if j != i])
             if prior is None:
                 continue
             piece = pieces[i]
-            first = np.array(piece["_first"], dtype=np.float64)
-            turns = piece["_turns"]
+            first = np.array(piece.first, dtype=np.float64)
+            turns = _turns(piece)
             for a, b in pairs:
                 ia, ib = heads.first.index(a), heads.first.index(b)
                 for_a, for_b = float(turns[ia] @ prior), float(turns[ib] @ prior)
@@ -903,7 +679,8 @@ def settle_turns(
                     continue
                 mass = first[ia] + first[ib]
                 first[ia], first[ib] = (mass * x / (for_a + for_b) for x in (for_a, for_b))
-            _relabel(piece, heads.rank(first, piece["_second"]))
+            assert piece.second is not None  # read by the kind's reader
+            pieces[i] = _relabel(piece, heads.rank(first, piece.second))
 
 
 def _view_probabilities(label: str, reading: Reading, heads: Heads) -> tuple[float, ...]:

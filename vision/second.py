@@ -21,89 +21,23 @@ Its settings (``SecondReader``) are per kind, in ``vision.kinds``; this module k
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from vision.crops import cut_crop, tile_angle
 from vision.detector import Detection
-from vision.inks import InkColours, ink_of
+from vision.inks import ink_of
 from vision.numerals import digit_ink, find_numerals, ink_mask, ink_only, rect_box, upright_cut
+from vision.settings import SecondReader
 from vision.textreader import TextBox, TextDetector, TextRecogniser
-from vision.twostage import Reading
+from vision.twostage import Reading, SecondReading
 
 # The numeral crop cut from a piece's face: a portrait crop of this size (tiles are about 3:4).
 FACE_SIZE = (96, 128)
 # ... with this share of the numeral's height round it
 NUMERAL_MARGIN = 0.2
-
-
-@dataclass(frozen=True)
-class SecondReader:
-    """A kind's second reader (``KindSettings.second_reader``).
-
-    ``numerals``: for each first-head class the general recogniser can read, the text printed
-    (a tile's "1" .. "17"); ``blind``: first-head classes printed without a numeral (a joker),
-    where it must read none. ``agree``: see ``fuse``. ``find``: whether
-    the text detector looks for pieces the piece detector missed (``with_numerals``); a line
-    counts when its long side is at least ``line_shape`` times its short side (a row of
-    numerals, not one)."""
-
-    numerals: tuple[tuple[str, str], ...]
-    blind: tuple[str, ...] = ()
-    recogniser_file: str = "text_recogniser.onnx"
-    detector_file: str = "text_detector.onnx"
-    agree: float = 0.5
-    find: bool = True
-    line_shape: float = 2.2
-    # the text detector reads the photo shrunk to this long side (960, its training size, read
-    # the dev photos no better and took a third longer)
-    detector_side: int = 736
-    # a tile's height over its numeral's (and its width over its height), where the photo's
-    # own boxes do not tell (``tile_shape``)
-    numeral_share: float = 0.5
-    face_aspect: float = 0.75
-    # a box whose numeral lies more than this share of a tile's width off its middle (along
-    # the numeral's line) sits astride two tiles
-    off_middle: float = 0.3
-    # a numeral shorter than this share of the tile holding it (or, held by none, of the
-    # photo's boxes' median long side) is small print (a maker's name read as digits), no tile's
-    least_share: float = 0.25
-    # numerals that are each other turned half a turn: the general recogniser cannot tell
-    # which a piece shows (the piece reader and its meld's way up do)
-    turn_twins: tuple[tuple[str, str], ...] = (("6", "9"),)
-    # how often the general recogniser misses the thin leading 1 of a "1x" (reading "x"): its
-    # read x counts this much for 1x, so it does not outvote a piece reader sure of 1x
-    lost_one: float = 0.3
-    # ... unless the piece reader's turn head finds it upright at least this surely (the turned
-    # view would weigh under 5 %: ``fuse``)
-    upright: float = 0.95
-    # a view reading no numeral more than this is read turned half a turn too
-    clear: float = 0.2
-    # the piece reader's probabilities are raised to this power before they are multiplied by
-    # the general recogniser's (it learned the printings it reads; tempered, a confident
-    # misreading of a printing it never saw does not outvote a clear numeral)
-    piece_weight: float = 0.5
-    # the general recogniser reading the fused class's numeral at least this surely makes the
-    # readers agree though the piece reader's own best class was another (None: never)
-    text_alone: float | None = None
-    # the colour from the ink (None: the piece reader's alone)
-    inks: InkColours | None = None
-
-
-@dataclass(frozen=True)
-class SecondReading:
-    """What the text recogniser read on one piece: the probability of each of the kind's
-    numerals (``SecondReader.numerals``' order) and of no numeral, and whether it agrees with
-    the piece reader (``fuse``)."""
-
-    numerals: np.ndarray
-    agreed: bool = False
-    other: int | None = None  # the first-head class the piece reader said, where they differ
-    # read standing upright (a numeral on a text line) and a numeral read: a 6 or a 9 is
-    # settled by this reading, not by the way up of its meld
-    settled: bool = False
 
 
 class SecondReaderModels:

@@ -20,12 +20,10 @@ with their rotated boxes (``group``, ``vision/melds.py``).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from vision.melds import group_rows
-from vision.pipeline import MODELS_DIR, Recogniser
+from vision.settings import Piece
 
 # A box whose long side is under this share of the photo's median tile is not a tile (see
 # ``drop_undersized``; models/tiles.md says how it was checked, and that it was written after a
@@ -38,18 +36,9 @@ def drop_boxes(detections: list, image_hw: tuple[int, int]) -> list:
     return drop_undersized(drop_nested(detections), image_hw)
 
 
-def group(pieces: list[dict]) -> tuple[list[dict], list[list[int]]]:
+def group(pieces: list[Piece]) -> tuple[list[Piece], list[list[int]]]:
     """Rows of touching tiles, with the rotated boxes where the detector gave them."""
-    return pieces, group_rows([p["bbox"] for p in pieces], [p["_rotated"] for p in pieces])
-
-
-class TileRecogniser(Recogniser):
-    """The shipped tile settings (``vision.kinds.TILES``) on the models in ``models_dir``."""
-
-    def __init__(self, models_dir: Path = MODELS_DIR):
-        from vision.kinds import TILES
-
-        super().__init__(TILES, models_dir)
+    return pieces, group_rows([p.bbox for p in pieces], [p.rotated for p in pieces])
 
 
 def drop_nested(detections: list, inside: float = 0.85, smaller: float = 0.5) -> list:

@@ -8,16 +8,29 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.crops import cut_crop, cut_quadrant, read_views, tile_angle
 from vision.detector import Detection, OnnxDetector, Placement
+from vision.settings import Looks, Passes, Piece, SizedPasses
 
-if TYPE_CHECKING:  # vision.second imports this module
-    from vision.second import SecondReading
+__all__ = ["Looks", "Passes", "SizedPasses"]  # the settings of its steps (``vision.settings``)
+
+
+@dataclass(frozen=True)
+class SecondReading:
+    """What the text recogniser (``vision.second``) read on one piece: the probability of each
+    of the kind's numerals (``SecondReader.numerals``' order) and of no numeral, and whether it
+    agrees with the piece reader (``fuse``)."""
+
+    numerals: np.ndarray
+    agreed: bool = False
+    other: int | None = None  # the first-head class the piece reader said, where they differ
+    # read standing upright (a numeral on a text line) and a numeral read: a 6 or a 9 is
+    # settled by this reading, not by the way up of its meld
+    settled: bool = False
 
 
 @dataclass(frozen=True)
@@ -33,7 +46,7 @@ class Reading:
     # (counter-clockwise from upright) the piece's top may point to, jointly; both views'
     # mean, each view's turn within its crop brought to the photo's frame (``_reading``).
     turns: np.ndarray | None = None
-    # What a second reader read on the same piece (``vision.second.SecondReading``), once fused.
+    # What a second reader read on the same piece (``SecondReading``), once fused.
     second_reading: SecondReading | None = None
 
     @property
@@ -219,116 +232,21 @@ class DetectorPasses:
         return found
 
 
-@dataclass(frozen=True)
-class SizedPasses:
-    """The tiled and zoomed-out passes sized from the whole-photo pass's boxes scored at least
-    ``score``, measured in the detector's input pixels: tiles cut at the scale that shows the
-    smaller of them (the ``quantile``) ``tile_px`` across their short side, no finer than the
-    ``tile_side`` asked for, none where the whole pass already shows them so (at least two
-    boxes needed); the zoomed-out pass only where the whole pass boxes nothing or something at
-    least ``zoom_px`` long (a close-up's pieces, which it shrinks to a table photo's size)."""
-
-    tile_px: float
-    zoom_px: float
-    quantile: float = 0.1
-    score: float = 0.5
-    # No tiles where they would show the photo less than this many times larger than the
-    # whole pass does (tiles of a 647 px canvas add nothing to a 640 px whole pass).
-    least_gain: float = 1.0
-    # The tiles overlap by this many times the whole pass's longest box at the tiles' scale
-    # (None: ``Passes.tile_overlap``), at least ``least_overlap`` and at most
-    # ``Passes.tile_overlap`` of a tile: a piece cut by one tile's edge then lies whole in the
-    # next, at least its own size from that one's edge. Fewer tiles where pieces are small.
-    overlap_boxes: float | None = None
-    least_overlap: float = 0.05
-
-    def choose(
-        self,
-        whole: list[Detection],
-        shape: tuple[int, int],
-        detector_side: int,
-        zoom_out: float | None,
-        tile_side: int | None,
-        overlap: float = 0.25,
-    ) -> tuple[float | None, int | None, float]:
-        """(zoom_out, tile_side, tile overlap) for a photo of ``shape`` (h, w) whose whole
-        pass found ``whole``, from the ones asked for."""
-        long_side = max(shape)
-        scale = min(1.0, detector_side / long_side)
-        boxes = [d.box for d in whole if d.score >= self.score]
-        if not boxes:
-            return zoom_out, tile_side, overlap
-        longest = max(max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes) * scale
-        if longest < self.zoom_px:
-            zoom_out = None
-        if tile_side is not None and len(boxes) >= 2:
-            shorts = [min(x2 - x1, y2 - y1) * scale for x1, y1, x2, y2 in boxes]
-            small = float(np.quantile(shorts, self.quantile))
-            side = round(long_side * scale * self.tile_px / max(small, 1e-6))
-            tiled = side > detector_side * self.least_gain  # the whole pass's long side
-            tile_side = min(tile_side, side) if tiled else None
-            if tile_side is not None and self.overlap_boxes is not None:
-                at_tile = longest * tile_side / (long_side * scale)
-                wanted = self.overlap_boxes * at_tile / detector_side
-                overlap = min(overlap, max(self.least_overlap, wanted))
-        return zoom_out, tile_side, overlap
-
-
-@dataclass(frozen=True)
-class Passes:
-    """Where the detector looks (``DetectorPasses.detect``): its score threshold and NMS IoU,
-    and the optional zoomed-out and tiled passes."""
-
-    score: float
-    iou: float = 0.6
-    zoom_out: float | None = None
-    tile_side: int | None = None
-    tile_overlap: float = 0.25  # of a tile: at least this shared by neighbouring tiles
-    quarter_turn: bool = False  # the whole photo turned a quarter too
-    sized: SizedPasses | None = None  # the tiles and zoomed-out pass sized from the whole pass
-    zoom_further: float | None = None  # a close-up still at ``zoom_out``: shrunk this much too
-    # A rotated box this many degrees or more off the photo's axes: the photo turned 45 degrees
-    # too, a box of that pass on one of the others its twin (``with_twins``).
-    diagonal_beyond: float | None = None
-
-
-@dataclass(frozen=True)
-class Looks:
-    """How each box is read (``read_boxes``).
-
-    - ``angle``: the angle a box is cut at: ``"box"``, a rotated box's own angle (the edge
-      estimate for a box without one); ``"edges"``, always the angle estimated from the edges
-      around the box (``vision.crops.tile_angle``);
-    - ``square_beyond`` (degrees, None: off): a box without a rotated box whose estimated angle
-      is further than this from its axes is also read cut square to the box;
-    - ``estimate_beyond`` (degrees, None: off): a rotated box whose angle is further than this
-      from the angle estimated from its edges is also read cut at the estimate;
-    - ``turned`` (degrees): a box read less surely than ``turned_below`` (of a piece and of
-      "none") is also read cut at its angle turned by each of these;
-    - ``halves_below`` (None: off): a two-half piece (a domino) read less surely than this is
-      also read half by half, each half with its own image turned half a turn in place of the
-      other (a double), and what the two counts say merged into its reading
-      (``merged_with_halves``): a half whose pips the reader takes for another count beside a
-      particular other half (a ring of ten pressed together, read as eight) is read alone.
-
-    Of all looks at a box, the surest reading is kept."""
-
-    angle: str = "box"
-    square_beyond: float | None = None
-    estimate_beyond: float | None = None
-    turned: tuple[float, ...] = ()
-    turned_below: float = 1.0
-    halves_below: float | None = None
-
-
 def reader_crop_size(reader, default: int = 64) -> int:
     """The square crop side a reader session takes (``default`` when its input is dynamic)."""
     shape = reader.get_inputs()[0].shape
     return int(shape[2]) if isinstance(shape[2], int) else default
 
 
+PLAIN_LOOKS = Looks()  # a box read as is and turned half a turn only
+
+
 def read_boxes(
-    reader, bgr: np.ndarray, detections: list[Detection], crop_size: int, looks: Looks = Looks()
+    reader,
+    bgr: np.ndarray,
+    detections: list[Detection],
+    crop_size: int,
+    looks: Looks = PLAIN_LOOKS,
 ) -> list[Reading]:
     """Read the given boxes (detected, or known: a test's true boxes, a user's box) with a
     two-head ``reader``: each box's crop cut square to the piece, read as is and turned half a
@@ -504,18 +422,18 @@ def _sureness(reading: Reading) -> float:
     return float(reading.first[:-1].max() * reading.second.max())
 
 
-def drop_repeats(pieces: list[dict], overlap: float = 0.5, any_label: bool = False) -> list[dict]:
+def drop_repeats(pieces: list[Piece], overlap: float = 0.5, any_label: bool = False) -> list[Piece]:
     """One report per piece: a reading with the same label as a more confident one whose box
     (rotated, where both have one) shares more than ``overlap`` of the smaller box is that
     piece found twice (by two passes of the detector, or two boxes on one tile); two pieces
     with one label lie side by side, never half on top of each other. ``any_label``: whatever
     the labels (one place, one piece: the less sure reading is a misreading of it). Keeps the
     order."""
-    ranked = sorted(range(len(pieces)), key=lambda i: -pieces[i]["confidence"])
+    ranked = sorted(range(len(pieces)), key=lambda i: -pieces[i].confidence)
     kept: list[int] = []
     for i in ranked:
         if not any(
-            (any_label or pieces[k]["label"] == pieces[i]["label"])
+            (any_label or pieces[k].label == pieces[i].label)
             and _shared_piece(pieces[i], pieces[k]) > overlap
             for k in kept
         ):
@@ -523,12 +441,12 @@ def drop_repeats(pieces: list[dict], overlap: float = 0.5, any_label: bool = Fal
     return [pieces[i] for i in sorted(kept)]
 
 
-def _shared_piece(a: dict, b: dict) -> float:
+def _shared_piece(a: Piece, b: Piece) -> float:
     """What two reported pieces share, as a share of the smaller: by their rotated boxes where
     both have one (two dominoes side by side at 45 degrees share half their extents)."""
-    if a.get("_rotated") is not None and b.get("_rotated") is not None:
-        return shared_share(a["_rotated"], b["_rotated"])
-    return _shared(a["bbox"], b["bbox"])
+    if a.rotated is not None and b.rotated is not None:
+        return shared_share(a.rotated, b.rotated)
+    return _shared(a.bbox, b.bbox)
 
 
 def _shared(a, b) -> float:

@@ -32,8 +32,8 @@ game's rules tell (``scorer.games.photo_set``): a photo for a double-nine game i
 10-12, and a Gin game's deck is read by the reader of its index letters (a Polish deck prints
 "WDKA", its W a jack; by default, and for a photo of no game, told from the photo's own
 letters, ``AUTO_SET``).
-The set goes only to a recogniser whose ``recognise`` takes ``set_name`` (test stand-ins may
-not); tiles never get one. If the recogniser does not know the set
+Every recogniser takes the set (``vision.api.Recogniser``: test stand-ins too); tiles never
+get one. If the recogniser does not know the set
 (``vision.errors.UnknownSet``) the photo is read again with no set (every domino 0-12, English
 letters) and the scorer then names any piece outside the game's set; it is never a 500
 (``vision.jobs.read``, the same steps in a worker).
@@ -478,8 +478,8 @@ def recognise(
 ) -> dict[str, Any]:
     """Run the shared recogniser on the photo's bytes (it applies EXIF orientation itself).
 
-    ``set_name`` (``set_name_of``) reads for the game's set where the recogniser can; a set
-    it does not know means reading with no set, never an error for the player. ``untold``:
+    ``set_name`` (``set_name_of``) reads for the game's set; a set the recogniser does not
+    know means reading with no set, never an error for the player. ``untold``:
     with ``AUTO_SET``, the set a photo that tells none is read as (``vision.jobs.read``).
     """
     queue: workers.RecognitionQueue | None = current_app.extensions.get(workers.EXTENSION_KEY)

@@ -7,7 +7,7 @@ import numpy as np
 from datasets.card_felts import INDEX_LIKE, printed_felt
 from datasets.cards_synth import CROSSED_Q_LOOK, _font, rank_fonts, render_bare_felt, render_scene
 from training.readers import NOT_A_PIECE
-from training.train_pieces import render_cards_bare_felt, render_cards_felt
+from training.scenes import scene_renderer
 
 
 def _font_for(size: int):
@@ -51,8 +51,8 @@ def test_a_scene_on_a_felt_holds_the_same_cards_and_its_glyphs_as_decoys():
 
 
 def test_the_felt_renderers_label_decoys_as_no_card_only_when_asked():
-    image, labels = render_cards_felt(5)
-    _image, with_decoys = render_cards_felt(5, "decoys")
+    image, labels = scene_renderer("cards_felt")(5)
+    _image, with_decoys = scene_renderer("cards_felt@decoys")(5)
     assert NOT_A_PIECE not in {label for label, _box in labels}
     nones = [box for label, box in with_decoys if label == NOT_A_PIECE]
     assert nones and [row for row in with_decoys if row[0] != NOT_A_PIECE] == labels
@@ -60,6 +60,6 @@ def test_the_felt_renderers_label_decoys_as_no_card_only_when_asked():
 
 
 def test_a_bare_felt_holds_no_card():
-    image, labels = render_cards_bare_felt(2)
+    image, labels = scene_renderer("cards_bare_felt")(2)
     assert labels == [] and image.ndim == 3
     assert np.array_equal(render_bare_felt(2), image)

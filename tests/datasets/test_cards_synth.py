@@ -216,7 +216,7 @@ def test_shuffled_decks_hold_each_card_once_per_deck():
 
 
 def test_visible_share_counts_covered_and_off_photo_pixels_as_hidden():
-    from datasets.tiles_synth import visible_share
+    from datasets.scene import visible_share
 
     ids = np.full((100, 100), 3, np.int32)
     box = np.array([[10, 10], [29, 10], [29, 29], [10, 29]], np.float32)
@@ -407,7 +407,7 @@ def _covered_index(cover: str, share: float) -> tuple[np.ndarray, np.ndarray]:
 )
 def test_an_index_is_labelled_when_its_rank_and_suit_both_show(cover, share, readable):
     from datasets.cards_synth import _readable
-    from datasets.tiles_synth import visible_share
+    from datasets.scene import visible_share
 
     ids, quad = _covered_index(cover, share)
     seen = visible_share(ids, quad, 0)

@@ -47,7 +47,7 @@ def test_camera_crop_stays_inside_the_tilted_canvas_and_scales_the_boxes():
     canvas is smaller than the photo: then the enlargement is in the homography the boxes use."""
     import cv2
 
-    from datasets.tiles_synth import camera
+    from datasets.scene import camera
 
     for seed, (big_w, big_h, w, h) in enumerate(
         [(1300, 1000, 1000, 750), (700, 600, 1000, 750), (900, 1300, 720, 960)]

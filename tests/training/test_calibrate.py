@@ -3,6 +3,8 @@ read to true pieces (pure logic, no model)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -260,3 +262,28 @@ def test_calibrate_reads_scenes_and_chooses_the_threshold_of_the_settings_score(
     # each piece with what a sure rule might look at: its box, its photo's size (h, w) and
     # its rotated box (None from an axis-aligned detector)
     assert pieces[0]["image"] == list(image.shape[:2]) and "rotated" in pieces[0]
+
+
+def test_calibrate_names_the_threshold_it_writes():
+    """``sets.SET`` for a set with a reader of its own, ``dark_faces`` for dark decks' scenes,
+    ``sure`` otherwise, or the name given; the command names every choice."""
+    from argparse import Namespace
+
+    from training.calibrate import calibrate_command, threshold_name
+
+    def args(**given):
+        base = dict(kind="cards", set_name=None, renderer=None, threshold=None, folder=None)
+        return Namespace(**(base | {"scenes": None, "seed": None} | given))
+
+    assert threshold_name(args()) == "sure"
+    assert threshold_name(args(set_name="pl")) == "sets.pl"
+    assert threshold_name(args(set_name="en")) == "sure"  # the English reader's own
+    dark = args(renderer=["training.calibrate:card_dark_scene@en"], scenes=300, seed=7)
+    assert threshold_name(dark) == "dark_faces"
+    assert threshold_name(args(threshold="mine")) == "mine"
+    assert calibrate_command(dark) == (
+        "meldcam calibrate --kind cards --scenes 300 --seed 7"
+        " --renderer training.calibrate:card_dark_scene@en"
+    )
+    folder = args(kind="tiles", folder=Path("scenes"), set_name="x")
+    assert calibrate_command(folder) == "meldcam calibrate scenes --kind tiles --set x"

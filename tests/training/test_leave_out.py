@@ -1,5 +1,6 @@
 """Leaving a printing out of the tile reader's training: the scene sets and renderer names that
-``train_tiles --leave-out`` and ``benchmarks/tiles_generalisation.py --leave-out`` share."""
+``training.train --kind tiles --leave-out`` and ``benchmarks/tiles_generalisation.py
+--leave-out`` share."""
 
 import numpy as np
 
@@ -10,13 +11,8 @@ from datasets.tiles_racks import (
     render_held_out_printing_scene,
     render_look2_detailed,
 )
-from training.train_tiles import (
-    HELD_OUT_SETS,
-    LOOK2_RENDERER,
-    LOOK2_SYNTH,
-    look2_sets,
-    scene_renderer,
-)
+from training.scenes import scene_renderer
+from training.shipped import HELD_OUT_SETS, LOOK2_RENDERER, LOOK2_SYNTH, look2_sets
 
 
 def test_the_shipped_leave_out_keeps_the_shipped_folders():
@@ -36,7 +32,7 @@ def test_another_printing_left_out_gets_folders_and_scenes_of_its_own():
     for seed in range(3):
         scene = render_look2_detailed(seed, *leave_out_sets(left_out)["training"])
         assert scene.printing != left_out
-    # "module:function@ARG" names function(seed, ARG), as the generator's worker processes call it
+    # "NAME@ARG" names the renderer NAME called with (seed, ARG), as the generator's processes do
     _folder, renderer = list(folders.items())[1]
     image, labels, _quads = scene_renderer(renderer)(5)
     expected = render_held_out_printing_scene(5, left_out)

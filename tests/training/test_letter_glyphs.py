@@ -62,29 +62,3 @@ def test_a_tiny_run_writes_a_glyph_reader_and_resumes(tmp_path):
     glyph, suit = session.run(None, {"crops": np.zeros((3, 3, 64, 64), np.float32)})
     assert glyph.shape == (3, len(GLYPHS)) and suit.shape == (3, 4)
     assert np.allclose(glyph.sum(1), 1.0, atol=1e-4)
-
-
-def test_recipe_g2_adds_what_a_detectors_boxes_show_as_their_glyph_or_none():
-    """Each kept corner again in a shifted box (its own glyph), parts of numbered corners and
-    boxes on card faces (none, no suit); "g1" is what it was."""
-    first = scene_crops(1, "pl", np.random.default_rng(0))
-    again = scene_crops(1, "pl", np.random.default_rng(0), "g1")
-    assert first[1] == again[1] and first[2] == again[2]
-    crops, glyphs, suits = scene_crops(1, "pl", np.random.default_rng(0), "g2")
-    none = GLYPHS.index("none")
-    lettered = [g for g in first[1] if g != none]
-    assert sorted(g for g in glyphs if g != none) == sorted(lettered * 2)  # each one shifted too
-    assert len(crops) == len(glyphs) == len(suits)
-
-    def suitless(glyphs, suits) -> int:  # background, parts, faces: no letter, no suit
-        return sum(g == none and s == -1 for g, s in zip(glyphs, suits, strict=True))
-
-    assert suitless(glyphs, suits) > suitless(first[1], first[2])
-
-
-def test_recipe_g3_is_g1_with_narrow_tens():
-    """The same scenes and crops as "g1" (the narrow 10s drawn apart), the 10s as none."""
-    first = scene_crops(8, "en", np.random.default_rng(0), "g1")
-    narrow = scene_crops(8, "en", np.random.default_rng(0), "g3")
-    assert first[1] == narrow[1] and first[2] == narrow[2]
-    assert any(not np.array_equal(a, b) for a, b in zip(first[0], narrow[0], strict=True))

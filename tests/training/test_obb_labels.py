@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from datasets.tiles_synth import render_scene_with_quads
-from training.train_tiles import obb_line, real_quad
+from training.yolo_data import obb_line, real_quad
 
 
 def corners_of(line: str, w: int, h: int) -> np.ndarray:
@@ -53,35 +53,43 @@ def test_a_real_tiles_corners_are_recovered_from_its_box_and_edges(angle):
     assert dist.max() < 6
 
 
-def test_a_weighted_up_scene_set_is_linked_that_many_times_in_training_only(tmp_path):
-    from training.train_pieces import DOMINO_RENDERERS, build_domino_obb_dataset
-    from training.train_tiles import generate
+def _domino_set(folder: str, look: int):
+    from training.recipes import SceneSet
 
-    generate(tmp_path, 1, 1, 5, procs=1, name="synth", renderer=DOMINO_RENDERERS[1], quiet=True)
-    generate(tmp_path, 1, 0, 6, procs=1, name="synth_r2", renderer=DOMINO_RENDERERS[2], quiet=True)
-    rounds = (("synth", 1), ("synth_r2", 2))
-    root = build_domino_obb_dataset(tmp_path, 1, "det", rounds, copies={"synth": 3}).parent
+    return SceneSet(folder, f"dominoes_look{look}", 1, 1, 0)
+
+
+def test_a_weighted_up_scene_set_is_linked_that_many_times_in_training_only(tmp_path):
+    from training.scenes import generate
+    from training.yolo_data import build_dataset
+
+    first, second = _domino_set("synth", 1), _domino_set("synth_r2", 2)
+    generate(tmp_path, 1, 1, 5, procs=1, name="synth", renderer=first.renderer, quiet=True)
+    generate(tmp_path, 1, 0, 6, procs=1, name="synth_r2", renderer=second.renderer, quiet=True)
+    train = [(first, 3), (second, 1)]
+    root = build_dataset(tmp_path, "det", train, [first, second], "domino", rotated=True).parent
 
     def names(sub: str, split: str) -> list[str]:
         return sorted(p.name for p in (root / sub / split).iterdir())
 
     assert names("images", "train") == [
         "synth_00000.jpg",
+        "synth_copy1_00000.jpg",
+        "synth_copy2_00000.jpg",
         "synth_r2_00000.jpg",
-        "w1a_synth_00000.jpg",
-        "w1b_synth_00000.jpg",
     ]
     assert names("labels", "train") == [n.replace(".jpg", ".txt") for n in names("images", "train")]
     assert names("images", "val") == ["synth_00000.jpg"]
     label = (root / "labels" / "train" / "synth_00000.txt").read_text()
-    assert label and (root / "labels" / "train" / "w1b_synth_00000.txt").read_text() == label
+    assert label and (root / "labels" / "train" / "synth_copy2_00000.txt").read_text() == label
+    assert len(label.split("\n")[0].split()) == 9  # class and four corners
 
 
 def test_more_copies_than_can_be_named_are_refused(tmp_path):
-    from training.train_pieces import build_domino_obb_dataset
+    from training.yolo_data import build_dataset
 
     with pytest.raises(ValueError, match="at most 9 copies"):
-        build_domino_obb_dataset(tmp_path, 1, "det", (("synth", 1),), copies={"synth": 10})
+        build_dataset(tmp_path, "det", [(_domino_set("synth", 1), 10)], [], "domino")
 
 
 def test_a_domino_scene_stored_with_its_corners_labels_as_one_rendered_again(tmp_path):
@@ -89,10 +97,11 @@ def test_a_domino_scene_stored_with_its_corners_labels_as_one_rendered_again(tmp
     render; a scene stored without them (an older set) is rendered again from its seed."""
     import json
 
-    from training.train_pieces import DOMINO_RENDERERS, _domino_obb_labels
-    from training.train_tiles import generate
+    from training.scenes import generate
+    from training.yolo_data import build_dataset
 
-    generate(tmp_path, 1, 0, 10, procs=1, name="synth_r6", renderer=DOMINO_RENDERERS[4], quiet=True)
+    look4 = _domino_set("synth_r6", 4)
+    generate(tmp_path, 1, 0, 10, procs=1, name="synth_r6", renderer=look4.renderer, quiet=True)
     meta_path = tmp_path / "synth_r6" / "train" / "00000.json"
     meta = json.loads(meta_path.read_text())
     assert len(meta["quads"]) >= len(meta["pieces"]) > 0
@@ -102,9 +111,9 @@ def test_a_domino_scene_stored_with_its_corners_labels_as_one_rendered_again(tmp
     partial = render_scene_detailed(10 * 1_000_003, look=4).partial
     assert len(partial) == 3
     assert meta["partly_shown"] == [[label, list(box)] for label, box in partial]
-    without = tmp_path / "without.json"
-    without.write_text(json.dumps({k: v for k, v in meta.items() if k != "quads"}))
-    stored, rendered = tmp_path / "stored.txt", tmp_path / "rendered.txt"
-    assert _domino_obb_labels((str(meta_path), 4, str(stored))) > 0
-    _domino_obb_labels((str(without), 4, str(rendered)))
-    assert stored.read_text() == rendered.read_text()
+    stored = build_dataset(tmp_path, "stored", [(look4, 1)], [], "domino", rotated=True)
+    meta_path.write_text(json.dumps({k: v for k, v in meta.items() if k != "quads"}))
+    rendered = build_dataset(tmp_path, "again", [(look4, 1)], [], "domino", rotated=True, procs=1)
+    label = "labels/train/synth_r6_00000.txt"
+    first = (stored.parent / label).read_text()
+    assert first and (rendered.parent / label).read_text() == first

@@ -1,4 +1,4 @@
-"""``train_tiles.train_and_export`` with ultralytics' trainer stood in for: where a run writes."""
+"""``rounds.train_and_export`` with ultralytics' trainer stood in for: where a run writes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import types
 from pathlib import Path
 from typing import ClassVar
 
-from training import offline, train_tiles
+from training import offline, rounds
 
 
 class _RecordingYolo:
@@ -39,7 +39,7 @@ def test_a_relative_run_folder_trains_and_exports_under_the_working_directory(
     monkeypatch.setattr(offline, "prepare", lambda: None)
     monkeypatch.setitem(sys.modules, "ultralytics", types.SimpleNamespace(YOLO=_RecordingYolo))
     _RecordingYolo.projects = []
-    train_tiles.train_and_export(
+    rounds.train_and_export(
         "round",
         Path("work/runs/round"),
         "start.pt",

@@ -21,7 +21,9 @@ def test_training_smoke_writes_working_onnx_models(tmp_path):
         [
             sys.executable,
             "-m",
-            "training.train_tiles",
+            "training.train",
+            "--kind",
+            "tiles",
             "--smoke",
             "--no-real",
             "--out",
@@ -36,21 +38,19 @@ def test_training_smoke_writes_working_onnx_models(tmp_path):
     )
     assert (work / "runs" / "detector_r3" / "done").exists()  # the round-3 fine-tune ran
     assert (work / "runs" / "detector_obb" / "done").exists()  # and round 4, rotated boxes
-    assert any((work / "det_obb" / "labels" / "train").glob("*.txt"))
-    assert (work / "runs" / "detector_r5" / "done").exists()  # and round 5, racks
-    assert any((work / "det_r5" / "labels" / "train").glob("s_synth_look2_*.txt"))
+    assert any((work / "yolo_detector_obb" / "labels" / "train").glob("synth_obb_*.txt"))
     assert any((work / "heldout_printing" / "val").glob("*.jpg"))
     for name in ("tile_detector.onnx", "tile_classifier.onnx"):
         assert (out / name).stat().st_size > 10_000
     from vision.detector import OnnxDetector
 
-    assert OnnxDetector(out / "tile_detector.onnx").rotated  # the last round's (5 in a smoke run)
+    assert OnnxDetector(out / "tile_detector.onnx").rotated  # the last round's
     session = ort.InferenceSession(str(out / "tile_classifier.onnx"))
     values, colours, turns = session.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})
     assert values.shape[0] == 2 and colours.shape == (2, 4)
     assert turns.shape == (2, values.shape[1] * 4)  # the turn head's fine-tune ran
     assert (work / "classifier" / "turn_crops_smoke.npz").exists()
-    from vision.tiles import TileRecogniser
+    from vision.recognisers import TileRecogniser
 
     result = TileRecogniser(out).recognise(np.full((240, 320, 3), 120, np.uint8))
     assert result["kind"] == "tiles"
@@ -64,7 +64,7 @@ FINETUNE_EVERY_LETTER = ("--stage", "reader-finetune", "--leave-letters", "none"
 def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
     out = tmp_path / "models"
     work = tmp_path / "work"
-    command = [sys.executable, "-m", "training.train_pieces", "--kind", kind, "--smoke"]
+    command = [sys.executable, "-m", "training.train", "--kind", kind, "--smoke"]
     subprocess.run(
         [*command, "--out", str(out), "--work", str(work)],
         cwd=ROOT,
@@ -78,13 +78,13 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
     for run in ("detector_r2", "detector_r3"):  # both fine-tunes of the recipe ran
         assert (work / "runs" / run / "done").exists()
     if kind == "dominoes":
-        assert any((work / "det_r3" / "images" / "train").glob("r2_*"))  # round 3 mixes rounds
+        assert any((work / "yolo_detector_r3" / "images" / "train").glob("synth_r2_*"))  # mixed
         assert (work / "runs" / "detector_obb" / "done").exists()  # round 4, rotated boxes
         assert (work / "runs" / "detector_obb_r5" / "done").exists()  # and round 5 from it
         from vision.detector import OnnxDetector
 
         assert OnnxDetector(out / "domino_detector.onnx").rotated
-        from vision.dominoes import DominoRecogniser as Recogniser
+        from vision.recognisers import DominoRecogniser as Recogniser
     else:
         for looks in ("synth_reader", "synth_reader2", "synth_reader4"):  # the reader's looks
             assert any((work / looks / "train").glob("*.jpg"))
@@ -97,7 +97,7 @@ def test_piece_training_smoke_writes_working_onnx_models(tmp_path, kind):
             assert (work / "classifier" / recipe.file(f"{recipe.recipe}_last_smoke.pt")).exists()
         counts = [len(np.load(r.crop_cache(work, smoke=True))["values"]) for r in (base, spec)]
         assert counts[1] > counts[0]
-        from vision.cards import CardRecogniser as Recogniser
+        from vision.recognisers import CardRecogniser as Recogniser
     # The reader fine-tunes, shipped, part of the run above: dominoes "d4" (looks 3 and 4) over
     # the reader and "d8" (looks 1-6, rare dominoes sampled more) over that; cards "c8"
     # (crossed Qs, looks 1-5 again) and "c9" (stacked and lone pips) over the English reader,

@@ -1,8 +1,9 @@
-"""``meldcam recognise`` (vision/cli.py) and ``meldcam eval`` (training/cli.py) from the command
-line."""
+"""``meldcam recognise`` (vision/cli.py), ``meldcam eval`` and ``meldcam calibrate``
+(training/cli.py) from the command line."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -60,7 +61,7 @@ def test_bad_image_exits_2_with_a_message_and_other_images_still_read(photo, tmp
 def test_unavailable_kind_exits_2(photo, tmp_path, monkeypatch, capsys):
     """A kind whose model files are missing: exit 2 and a message naming the missing model."""
     import vision.cli
-    from vision.cards import CardRecogniser
+    from vision.recognisers import CardRecogniser
 
     monkeypatch.setattr(vision.cli, "get_recogniser", lambda kind: CardRecogniser(tmp_path))
     path, _labels = photo
@@ -106,7 +107,9 @@ class StoredLabelsRecogniser:
     """A fake that "reads" what a photo's label file lists: for generated card scenes that is
     every visible corner index, as a recogniser that never merges a card's two corners would."""
 
-    def recognise(self, image) -> dict:
+    def recognise(
+        self, image, channels: str = "rgb", set_name: str | None = None, untold: str | None = None
+    ) -> dict:
         meta = json.loads(Path(image).with_suffix(".json").read_text())
         labels = [p[0] if isinstance(p, list) else p["label"] for p in meta["pieces"]]
         pieces = [{"label": label, "bbox": [0, 0, 1, 1], "confidence": 1.0} for label in labels]
@@ -128,8 +131,8 @@ def fake_recogniser(monkeypatch):
 
 
 def test_eval_synthetic_cards_counts_each_card_once(tmp_path, fake_recogniser, capsys):
-    from training.train_pieces import RECIPES
-    from training.train_tiles import generate
+    from training.scenes import generate
+    from training.shipped import RECIPES
 
     renderer = RECIPES["cards"].renderer  # as for the shipped held-back test set
     generate(tmp_path, 0, 2, seed=11, procs=1, name="test", renderer=renderer)
@@ -177,6 +180,68 @@ def test_eval_dominoes_reports_crops_apart(tmp_path, fake_recogniser, capsys):
     assert rows["crops"][3] == "1.000"  # F1
 
 
+def test_eval_records_its_figures_in_a_metrics_file(tmp_path, fake_recogniser, capsys):
+    """``eval --record NAME --metrics FILE``: the report's groups stored as figures NAME, with
+    the command and the date; the file's thresholds and the entry's labels kept."""
+    from vision.metrics import load_metrics, save_metrics
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "table.jpg").write_bytes(b"-")
+    meta = {"domain": "domino", "scene": "table", "source": "a/b@1"}
+    meta["pieces"] = [{"label": label, "bbox": None} for label in ("3-4", "0-0")]
+    (data / "table.json").write_text(json.dumps(meta))
+    metrics = tmp_path / "dominoes.json"
+    before = {"date": "2026-01-01", "command": "c", "groups": {}}
+    save_metrics(
+        metrics,
+        {
+            "kind": "dominoes",
+            "note": "kept",
+            "thresholds": {"sure": {"value": 0.5, "date": "2026-01-01", "command": "c"}},
+            "figures": {"dev": before | {"labels": {"all": "every table"}}, "other": before},
+        },
+    )
+    argv = ["eval", str(data), "--kind", "dominoes", "--record", "dev", "--metrics", str(metrics)]
+    assert main(argv) == 0
+    assert "figures 'dev' written" in capsys.readouterr().err
+    written = load_metrics(metrics)
+    entry = written["figures"]["dev"]
+    assert entry["command"] == f"meldcam eval {data} --kind dominoes"
+    assert entry["groups"]["all"]["photos"] == 1 and entry["groups"]["all"]["f1"] == 1.0
+    assert entry["labels"] == {"all": "every table"} and len(entry["date"]) == 10
+    assert written["thresholds"]["sure"]["value"] == 0.5 and written["note"] == "kept"
+    assert written["figures"]["other"]["groups"] == {}
+    # no --metrics: the kind's own file in the models folder (not written here)
+    from training.cli import eval_command
+
+    args = argparse.Namespace(data_dir=data, kind="cards", synthetic=True, set_name="pl")
+    assert eval_command(args) == f"meldcam eval {data} --kind cards --synthetic --set pl"
+
+
+def test_calibrate_writes_its_threshold_into_a_metrics_file(tmp_path, capsys):
+    """``calibrate --write --metrics FILE``, on two rendered domino scenes read by the shipped
+    models: the chosen threshold (1.01 when so few pieces certify none) stored as
+    ``thresholds.sure`` with its score, the command that reproduces it (defaults written out),
+    the date and what it accepted; the file's other thresholds kept."""
+    from vision.metrics import load_metrics, save_metrics, thresholds
+
+    metrics = tmp_path / "dominoes.json"
+    keep = {"value": 0.7, "date": "2026-01-01", "command": "c"}
+    save_metrics(metrics, {"kind": "dominoes", "thresholds": {"other": keep}, "figures": {}})
+    argv = ["calibrate", "--kind", "dominoes", "--scenes", "2", "--json"]
+    assert main([*argv, "--write", "--metrics", str(metrics)]) == 0
+    out = capsys.readouterr()
+    report = json.loads(out.out)
+    assert "threshold 'sure'" in out.err
+    record = load_metrics(metrics)["thresholds"]["sure"]
+    assert record["value"] == report["chosen"]["threshold"]
+    assert record["score"] == "joint"
+    assert record["command"] == "meldcam calibrate --kind dominoes --scenes 2 --seed 20261201"
+    assert record["calibration"]["scenes"] == 2 and len(record["date"]) == 10
+    assert thresholds("dominoes", metrics) == {"other": 0.7, "sure": record["value"]}
+
+
 @pytest.mark.parametrize("kind", ["tiles", "dominoes", "cards"])
 @pytest.mark.parametrize("synthetic", [False, True])
 def test_eval_folder_without_photos_exits_2_before_loading_a_model(
@@ -198,7 +263,13 @@ def test_eval_real_domino_photos_have_a_crops_group_when_present(monkeypatch):
     from training.evaluate import evaluate
 
     class ReadsNothing:
-        def recognise(self, image) -> dict:
+        def recognise(
+            self,
+            image,
+            channels: str = "rgb",
+            set_name: str | None = None,
+            untold: str | None = None,
+        ) -> dict:
             return {"kind": "dominoes", "pieces": [], "melds": [], "ms": 0.0}
 
     groups = evaluate(data, "dominoes", ReadsNothing())["groups"]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,23 +20,18 @@ class Reader:
         self.calls: list[dict[str, Any]] = []
         self.unknown = unknown
 
-    def recognise(self, image: bytes, set_name: str | None = None, untold: str | None = None):
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ):
         arguments = {"set_name": set_name, "untold": untold}
         self.calls.append({k: v for k, v in arguments.items() if v is not None})
         if set_name in self.unknown or untold in self.unknown:
             raise UnknownSet(f"unknown set {set_name!r} / {untold!r}")
         return {"pieces": [], "set": untold}
-
-
-class SetOnlyReader:
-    """A reader from before ``untold``: takes a set only."""
-
-    def __init__(self) -> None:
-        self.calls: list[dict[str, Any]] = []
-
-    def recognise(self, image: bytes, set_name: str | None = None):
-        self.calls.append({"set_name": set_name})
-        return {"pieces": []}
 
 
 def test_untold_reaches_a_reader_that_tells_the_set_from_the_photo():
@@ -51,10 +47,20 @@ def test_untold_is_only_for_a_set_told_from_the_photo(kind: str, set_name: str):
     assert reader.calls == [{"set_name": set_name}]
 
 
-def test_a_reader_without_untold_still_reads_for_the_set():
-    reader = SetOnlyReader()
-    read(reader, "cards", b"jpeg", AUTO_SET, "pl")
-    assert reader.calls == [{"set_name": AUTO_SET}]
+def test_tiles_and_a_photo_of_no_set_are_read_with_none():
+    reader = Reader()
+    read(reader, "tiles", b"jpeg", "double-six", "de")
+    read(reader, "dominoes", b"jpeg")
+    assert reader.calls == [{}, {}]
+
+
+def test_jobs_ask_no_recogniser_which_arguments_it_takes():
+    """Every recogniser takes the whole protocol (``vision.api.Recogniser``): no signature
+    sniffing, no retry with fewer arguments."""
+    import vision.jobs
+
+    source = Path(vision.jobs.__file__).read_text()
+    assert "inspect" not in source and "signature" not in source
 
 
 def test_an_untold_set_refused_is_read_as_if_not_given_then_with_no_set():

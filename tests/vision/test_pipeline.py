@@ -16,8 +16,10 @@ from training.evaluate import LABEL_SHAPES
 from vision.errors import UnknownSet
 from vision.kinds import CARDS, DOMINOES, KIND_SETTINGS, TILES
 from vision.pipeline import NEVER_SURE, SURENESS, FaintBoxes, Recogniser
+from vision.settings import Piece
 
 VISION = Path(__file__).resolve().parents[2] / "vision"
+BOX = [0.0, 0.0, 10.0, 10.0]
 
 
 @pytest.mark.parametrize(
@@ -139,9 +141,9 @@ def test_the_margin_confidence_weighs_the_margin_as_confidence_weighs_the_probab
     """A reading torn between two labels scores low however probable its first; a clear one
     the detector doubts (a back's art read as a card) scores low however clear."""
     score = SURENESS["margin_confidence"]
-    torn = {"_p": 0.55, "_runner_up": 0.44, "_score": 1.0}
-    doubted = {"_p": 0.99, "_runner_up": 0.005, "_score": 0.0625}  # 0.0625^(1/4) = 0.5
-    clear = {"_p": 0.99, "_runner_up": 0.005, "_score": 1.0}
+    torn = Piece("AH", BOX, p=0.55, runner_up=0.44, score=1.0)
+    doubted = Piece("AH", BOX, p=0.99, runner_up=0.005, score=0.0625)  # 0.0625^(1/4) = 0.5
+    clear = Piece("AH", BOX, p=0.99, runner_up=0.005, score=1.0)
     assert abs(score(torn) - 0.11) < 1e-9
     assert abs(score(doubted) - 0.985 * 0.5) < 1e-9
     assert abs(score(clear) - 0.985) < 1e-9
@@ -150,8 +152,8 @@ def test_the_margin_confidence_weighs_the_margin_as_confidence_weighs_the_probab
 
 def test_the_joint_score_is_framed_without_the_frame_rule():
     """Probability x detector score, touching the photo's edge or not; "framed" is 0 there."""
-    inside = {"_p": 0.9, "_score": 0.8, "_edge": 40.0}
-    touching = {"_p": 0.9, "_score": 0.8, "_edge": 0.0}
+    inside = Piece("3-5", BOX, p=0.9, score=0.8, edge=40.0)
+    touching = Piece("3-5", BOX, p=0.9, score=0.8, edge=0.0)
     assert SURENESS["joint"](inside) == SURENESS["framed"](inside) == pytest.approx(0.72)
     assert SURENESS["joint"](touching) == pytest.approx(0.72)
     assert SURENESS["framed"](touching) == 0
@@ -235,8 +237,8 @@ def test_a_set_reader_flags_sure_by_its_own_score_or_else_the_kinds(
     stand_in, tmp_path, monkeypatch
 ):
     """Cards' English reader is sure by "margin_confidence", the letters reader by
-    "confidence" (the score that certifies for it: models/cards.md, "The sure flag"); a set
-    reader naming none takes the kind's."""
+    "confidence" (the score that certifies for it: docs/experiments/cards.md, "The sure
+    flag"); a set reader naming none takes the kind's."""
     import vision.pipeline
     from vision.pipeline import SetReader
 
@@ -428,8 +430,39 @@ def test_thresholds_live_only_in_the_kind_settings():
                     name = getattr(target, "id", "")
                     if name != "NEVER_SURE":
                         assert not threshold_name.fullmatch(name), (path.name, name)
-        if path.name not in ("kinds.py", "pipeline.py"):
+        if path.name not in ("kinds.py", "pipeline.py", "settings.py"):  # declared, set
             assert "sure_threshold" not in path.read_text(), path.name
+
+
+def test_calibrated_thresholds_are_read_from_the_metrics_files():
+    """Every calibrated threshold comes from ``models/<kind>.json`` (``vision.metrics``): the
+    settings hold the files' values, every value of the files is used, no ``sure_threshold`` in
+    ``vision/kinds.py`` is a number written there, and no number with 3 or more decimals (a
+    calibrated one's look) is written there at all, comments included."""
+    from meldcam.vocabulary import OTHER_LETTERS
+    from vision.kinds import LETTER_SET_THRESHOLDS
+    from vision.metrics import SET_PREFIX, thresholds
+
+    for kind, settings in KIND_SETTINGS.items():
+        assert settings.sure_threshold == thresholds(kind)["sure"], kind
+    cards = thresholds("cards")
+    assert CARDS.dark_faces is not None
+    assert CARDS.dark_faces.sure_threshold == cards["dark_faces"]
+    readers = dict(CARDS.set_readers)
+    sets = {name[len(SET_PREFIX) :]: v for name, v in cards.items() if name.startswith(SET_PREFIX)}
+    assert sets == LETTER_SET_THRESHOLDS and sets
+    for name, value in sets.items():
+        assert readers[name].sure_threshold == value, name
+    assert readers[OTHER_LETTERS].sure_threshold == max(sets.values())
+    used = {"sure"} | {"dark_faces"} | {SET_PREFIX + name for name in sets}
+    assert set(cards) == used
+    assert set(thresholds("tiles")) == set(thresholds("dominoes")) == {"sure"}
+
+    source = (VISION / "kinds.py").read_text()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.keyword) and node.arg == "sure_threshold":
+            assert not isinstance(node.value, ast.Constant), ast.unparse(node)
+    assert re.findall(r"(?<![\w.])\d+\.\d{3,}", source) == []
 
 
 def _layout(kind: str) -> np.ndarray:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from vision.settings import Piece
 from vision.twostage import drop_repeats
 
 
 def _piece(label, box, confidence):
-    return {"label": label, "bbox": box, "confidence": confidence}
+    return Piece(label, box, confidence)
 
 
 def test_one_tile_found_twice_is_reported_once_with_its_best_reading():
@@ -39,7 +42,7 @@ def _domino(label, cx, cy, angle, confidence, length=120.0):
     rotated = ((cx, cy), (length / 2, length), angle)
     corners = cv2.boxPoints(rotated)
     box = [*map(float, corners.min(0)), *map(float, corners.max(0))]
-    return {**_piece(label, box, confidence), "_rotated": rotated}
+    return replace(_piece(label, box, confidence), rotated=rotated)
 
 
 def test_dominoes_side_by_side_at_45_degrees_are_told_apart_by_their_rotated_boxes():

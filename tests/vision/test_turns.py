@@ -8,13 +8,14 @@ from vision.crops import cut_quadrant
 from vision.detector import Detection
 from vision.kinds import TILES
 from vision.pipeline import settle_turns
+from vision.settings import Piece, confidence
 from vision.twostage import Views, _reading
 
 VALUES = len(TILES.heads.first) + 1  # with "none"
 SIX, NINE, SEVEN = (TILES.heads.first.index(v) for v in ("6", "9", "7"))
 
 
-def reading_of(value_at: dict[tuple[int, int], float], first: dict[int, float]) -> dict:
+def reading_of(value_at: dict[tuple[int, int], float], first: dict[int, float]) -> Piece:
     """A piece as ``_entry`` leaves it: value x quadrant probabilities and the value head's."""
     turns = np.full((VALUES, 4), 1e-4)
     for (value, quadrant), p in value_at.items():
@@ -26,14 +27,15 @@ def reading_of(value_at: dict[tuple[int, int], float], first: dict[int, float]) 
     head /= head.sum()
     colour = np.array([0.97, 0.01, 0.01, 0.01])
     ranked = TILES.heads.rank(head, colour)
-    return {
-        "label": ranked[0][0],
-        "_p": ranked[0][1],
-        "_score": 0.9,
-        "_first": head,
-        "_second": colour,
-        "_turns": turns,
-    }
+    return Piece(
+        label=ranked[0][0],
+        bbox=[0.0, 0.0, 1.0, 1.0],
+        p=ranked[0][1],
+        score=0.9,
+        first=head,
+        second=colour,
+        turns=turns,
+    )
 
 
 def test_a_meld_facing_up_makes_a_mark_less_six_a_six() -> None:
@@ -43,9 +45,10 @@ def test_a_meld_facing_up_makes_a_mark_less_six_a_six() -> None:
     loose = reading_of({(SIX, 0): 0.5, (NINE, 2): 0.5}, {SIX: 0.45, NINE: 0.55})
     pieces = [*sevens, ambiguous, loose]
     settle_turns(pieces, [[0, 1, 2]], TILES.heads, TILES.turn_pairs)
-    assert ambiguous["label"] == "red-6" and ambiguous["_p"] > 0.95  # 0.97: its colour
-    assert loose["label"] == "red-9" and loose["_p"] < 0.6  # in no meld: left as read
-    assert [p["label"] for p in sevens] == ["red-7", "red-7"]
+    ambiguous, loose = pieces[2:]
+    assert ambiguous.label == "red-6" and ambiguous.p > 0.95  # 0.97: its colour
+    assert loose.label == "red-9" and loose.p < 0.6  # in no meld: left as read
+    assert [p.label for p in pieces[:2]] == ["red-7", "red-7"]
 
 
 def test_a_meld_upside_down_makes_it_a_nine() -> None:
@@ -53,8 +56,9 @@ def test_a_meld_upside_down_makes_it_a_nine() -> None:
     ambiguous = reading_of({(SIX, 0): 0.5, (NINE, 2): 0.5}, {SIX: 0.6, NINE: 0.4})
     pieces = [*sevens, ambiguous]
     settle_turns(pieces, [[0, 1, 2, 3]], TILES.heads, TILES.turn_pairs)
-    assert ambiguous["label"] == "red-9"
-    assert ambiguous["confidence"] == round(ambiguous["_p"] * 0.9**0.25, 4)
+    ambiguous = pieces[3]
+    assert ambiguous.label == "red-9"
+    assert ambiguous.confidence == round(confidence(ambiguous.p, 0.9), 4)
 
 
 def test_the_half_turned_view_is_brought_back_to_the_crops_frame() -> None:
@@ -86,4 +90,4 @@ def test_a_marked_nine_keeps_its_own_way_up_beside_a_tile_lying_the_other_way() 
     marked = reading_of({(NINE, 2): 0.97, (SIX, 0): 0.01}, {NINE: 0.9, SIX: 0.1})
     pieces = [neighbour, marked]
     settle_turns(pieces, [[0, 1]], TILES.heads, TILES.turn_pairs)
-    assert marked["label"] == "red-9"
+    assert pieces[1].label == "red-9"

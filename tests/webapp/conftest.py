@@ -127,7 +127,13 @@ class FakeRecogniser:
         self.answer = answer
         self.seen: list[bytes] = []
 
-    def recognise(self, image: bytes) -> dict[str, Any]:
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ) -> dict[str, Any]:
         self.seen.append(image)
         return {"kind": self.kind, **self.answer}
 

@@ -713,7 +713,7 @@ RSS_SCRIPT = textwrap.dedent(
     from webapp import create_app
 
     class Reader:
-        def recognise(self, image):
+        def recognise(self, image, channels="rgb", set_name=None, untold=None):
             return {"kind": "tiles", "pieces": [], "melds": [], "ms": 0}
 
     def peak_mb():
@@ -754,7 +754,13 @@ class SlowReader:
         self.running = 0
         self.most = 0
 
-    def recognise(self, image: bytes) -> dict[str, Any]:
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ) -> dict[str, Any]:
         with self.lock:
             self.running += 1
             self.most = max(self.most, self.running)
@@ -909,7 +915,13 @@ def rss_mb() -> float:
 
 
 class QuickReader:
-    def recognise(self, image: bytes) -> dict[str, Any]:
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ) -> dict[str, Any]:
         return {"kind": "tiles", "pieces": [], "melds": [], "ms": 1}
 
 

@@ -46,7 +46,13 @@ class StandIn:
     def __init__(self, kind: str) -> None:
         self.kind = kind
 
-    def recognise(self, image: bytes) -> dict[str, Any]:
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ) -> dict[str, Any]:
         labels = [("red-5", True), ("red-6", True), ("red-7", False)]
         return stand_in_answer(self.kind, labels, [["red-1", 0.1]])
 

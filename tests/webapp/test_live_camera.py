@@ -105,7 +105,13 @@ class HeldReader:
         self.running = 0
         self.most = 0
 
-    def recognise(self, image: bytes) -> dict[str, Any]:
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ) -> dict[str, Any]:
         with self.lock:
             self.running += 1
             self.most = max(self.most, self.running)
@@ -216,7 +222,13 @@ class StandIn:
         self.kind = kind
         self.seen = 0
 
-    def recognise(self, image: bytes) -> dict[str, Any]:
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ) -> dict[str, Any]:
         width, height = Image.open(io.BytesIO(image)).size
         self.seen += 1
         pieces = []

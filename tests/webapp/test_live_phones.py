@@ -43,7 +43,13 @@ class StandIn:
     def __init__(self, kind: str) -> None:
         self.kind = kind
 
-    def recognise(self, image: bytes) -> dict[str, Any]:
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ) -> dict[str, Any]:
         from PIL import Image
 
         labels = READINGS.get(Image.open(io.BytesIO(image)).width, READINGS[440])

@@ -47,7 +47,13 @@ def test_photos_are_decoded_and_read_on_the_photo_thread(
         return decode(data)
 
     class Reader:
-        def recognise(self, image: bytes) -> dict[str, Any]:
+        def recognise(
+            self,
+            image: bytes,
+            channels: str = "rgb",
+            set_name: str | None = None,
+            untold: str | None = None,
+        ) -> dict[str, Any]:
             threads.append(threading.current_thread().name)
             return {"kind": "tiles", "pieces": [], "melds": [], "ms": 1}
 
@@ -133,7 +139,7 @@ def rss_mb(pid: int) -> float:
 
 READER = """
 class _Reader:
-    def recognise(self, image):
+    def recognise(self, image, channels="rgb", set_name=None, untold=None):
         return {"kind": "tiles", "pieces": [], "melds": [], "ms": 0}
 
 
@@ -146,7 +152,7 @@ import os, time
 
 
 class _Reader:
-    def recognise(self, image):
+    def recognise(self, image, channels="rgb", set_name=None, untold=None):
         started = time.time()
         time.sleep(0.4)
         with open(os.path.join(os.path.dirname(__file__), "readings.txt"), "a") as log:

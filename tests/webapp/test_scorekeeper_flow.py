@@ -46,7 +46,13 @@ class Reader:
         self.kind = kind
         self.labels = labels
 
-    def recognise(self, image: bytes) -> dict[str, Any]:
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ) -> dict[str, Any]:
         return stand_in_answer(self.kind, [(label, True) for label in self.labels], [])
 
 
@@ -466,7 +472,13 @@ def test_the_check_page_says_which_verdict_is_which_and_groups_them(
     page = phone
 
     class Apart(Reader):
-        def recognise(self, image: bytes) -> dict[str, Any]:
+        def recognise(
+            self,
+            image: bytes,
+            channels: str = "rgb",
+            set_name: str | None = None,
+            untold: str | None = None,
+        ) -> dict[str, Any]:
             answer = super().recognise(image)
             answer["melds"] = [[i] for i in range(len(answer["pieces"]))]  # each on its own
             return answer

@@ -165,7 +165,13 @@ def test_recognise_bad_image_error_from_the_recogniser_is_400(app: Flask, client
     from webapp.photos import PhotoError
 
     class Refuses:
-        def recognise(self, image: bytes) -> dict[str, Any]:
+        def recognise(
+            self,
+            image: bytes,
+            channels: str = "rgb",
+            set_name: str | None = None,
+            untold: str | None = None,
+        ) -> dict[str, Any]:
             raise PhotoError("the recogniser could not read this photo")
 
     app.config["RECOGNISER_FACTORY"] = lambda kind: Refuses()
@@ -183,7 +189,13 @@ class SetAwareReader:
         self.calls: list[dict[str, Any]] = []
         self.unknown = unknown
 
-    def recognise(self, image: bytes, channels: str = "rgb", set_name: str | None = None):
+    def recognise(
+        self,
+        image: bytes,
+        channels: str = "rgb",
+        set_name: str | None = None,
+        untold: str | None = None,
+    ):
         from vision.errors import UnknownSet
 
         self.calls.append({} if set_name is None else {"set_name": set_name})
@@ -379,16 +391,19 @@ def test_a_reader_that_knows_no_set_at_all_is_503_not_500(
     assert count(app, Photo) == 0
 
 
-def test_the_real_readers_take_a_set():
-    """Guards the signature check against a rename in ``vision`` (no model is loaded): every
-    kind is read by one class, which takes ``set_name`` and ``untold``."""
-    from vision.dominoes import DominoRecogniser
-    from vision.jobs import takes_argument
-    from vision.pipeline import Recogniser
+def test_the_real_readers_take_every_argument_of_the_protocol():
+    """``vision.jobs.read`` passes ``set_name`` and ``untold`` to every recogniser (no model is
+    loaded): the shipped one takes what the protocol (``vision.api.Recogniser``) names."""
+    import inspect
 
-    for recogniser in (object.__new__(Recogniser), object.__new__(DominoRecogniser)):
-        assert takes_argument(recogniser, "set_name") and takes_argument(recogniser, "untold")
-    assert not takes_argument(object.__new__(Recogniser), "deck")
+    from vision.api import Recogniser as Protocol
+    from vision.pipeline import Recogniser
+    from vision.recognisers import DominoRecogniser
+
+    wanted = list(inspect.signature(Protocol.recognise).parameters)
+    assert wanted == ["self", "image", "channels", "set_name", "untold"]
+    for recogniser in (Recogniser, DominoRecogniser):
+        assert list(inspect.signature(recogniser.recognise).parameters) == wanted
 
 
 def test_an_unknown_game_is_404_before_reading(app: Flask, client: FlaskClient):
