@@ -223,6 +223,22 @@ def test_six_and_nine_read_both_ways_support_both() -> None:
     assert fused.second_reading.agreed
 
 
+def test_a_six_and_a_nine_read_both_ways_do_not_count_the_way_up_twice() -> None:
+    # the piece reader calls a tile a 6 at 0.62, its turn head sure the tile is upside down:
+    # read as cut the text says 9, turned 6. The text cannot tell which (both ways read), so
+    # the fused 6 is no surer than the piece reader's own
+    upside_down = reading("6", "blue", 0.62)
+    turns = np.zeros((len(TILE_VALUES), 4))
+    turns[:, 2] = 1.0 / len(TILE_VALUES)
+    upside_down = replace(upside_down, turns=turns)
+    views = (text_says("9", 0.99), text_says("6", 0.98))
+    fused = fuse(upside_down, views, None, SECOND, TILE_VALUES)
+    six, nine = TILE_VALUES.index("6"), TILE_VALUES.index("9")
+    share = fused.first[six] / (fused.first[six] + fused.first[nine])
+    own = upside_down.first[six] / (upside_down.first[six] + upside_down.first[nine])
+    assert share == pytest.approx(own, abs=0.02)
+
+
 def test_a_thirteen_read_as_three_does_not_outvote_a_piece_reader_sure_of_it() -> None:
     fused = fuse(reading("13", "orange", 0.95), (text_says("3", 0.9),), None, SECOND, TILE_VALUES)
     assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "13"
