@@ -610,9 +610,9 @@ def test_a_newcomer_can_try_a_sample_photo(phone: Any, server: str, reader: Read
     sent: list[bytes] = []
     own = reader.recognise
 
-    def recording(image: bytes) -> dict[str, Any]:
+    def recording(image: bytes, **options: Any) -> dict[str, Any]:
         sent.append(image)
-        return own(image)
+        return own(image, **options)
 
     reader.recognise = recording  # type: ignore[method-assign]  # the stand-in records its input
     page.goto(server + "/")
