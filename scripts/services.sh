@@ -57,8 +57,9 @@ EOF
     runuser -u postgres -- "$PG_BIN/createdb" -h 127.0.0.1 -p "$pg_port" meldcam
     export MELDCAM_TEST_POSTGRES_URL="postgresql+psycopg://postgres@127.0.0.1:$pg_port/meldcam"
     redis_port=$(free_port)
+    # 256 databases: each pytest-xdist worker takes 4 of its own (tests/webapp/test_nodes.py)
     redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" \
-        --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
+        --databases 256 --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
     export MELDCAM_TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0"
     echo "meldcam tests: PostgreSQL on 127.0.0.1:$pg_port, Redis on 127.0.0.1:$redis_port" >&2
 }

@@ -29,14 +29,25 @@ HAND = {"winner": "Ana", "racks": {"Ana": [], "Ben": ["red-5", "blue-10"]}}
 SERVING = re.compile(r"serving on (http://\S+?)/?$")
 
 
-def redis_server() -> str:
+# Redis databases per test process: with pytest-xdist, worker gwN takes N * REDIS_DATABASES
+# onwards, so the queues of tests running at once never meet (scripts/services.sh starts Redis
+# with 256 databases: 64 workers)
+REDIS_DATABASES = 4
+
+
+def redis_server(database: int = 0) -> str:
+    """The test Redis server's URL on ``database`` (0: test_nodes' workers; 1-3 free for other
+    modules) of this test process's own ``REDIS_DATABASES``."""
     url = os.environ.get(REDIS_ENV)
     if not url:
         reason = f"no Redis server: set {REDIS_ENV} (scripts/test.sh starts one)"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
-    return url
+    assert 0 <= database < REDIS_DATABASES, database
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    server, _ = url.rsplit("/", 1)
+    return f"{server}/{worker * REDIS_DATABASES + database}"
 
 
 class Node:

@@ -36,10 +36,9 @@ def _app(tmp_path: Path, redis_url: str) -> Flask:
 
 
 def _redis_database(number: int) -> str:
-    """The test Redis server (``redis://HOST:PORT/0``), database ``number``: apart from
-    test_nodes' workers, which use 0."""
-    server, _ = redis_server().rsplit("/", 1)
-    return f"{server}/{number}"
+    """The test Redis server, this test process's database ``number``: apart from test_nodes'
+    workers, which use 0."""
+    return redis_server(number)
 
 
 def _post_photo(app: Flask) -> Any:
