@@ -258,7 +258,7 @@ def _digit_score(texts: list[tuple[str, float]], boxes, largest: int, lean: floa
 
 def _read_components(recogniser, crops: list[np.ndarray]) -> list[tuple[str, float]]:
     """``recogniser.text`` of each crop: one digit's on a canvas ``DIGIT_CANVAS`` wide (a digit
-    fits it whole; half the recogniser's work of its own wider canvas), a wider component's on
+    fits it whole; three quarters of the work of the recogniser's own 96 px), a wider component's on
     the recogniser's own."""
     narrow = [k for k, c in enumerate(crops) if c.shape[1] <= DIGIT_WIDTH * c.shape[0]]
     wide = [k for k, c in enumerate(crops) if c.shape[1] > DIGIT_WIDTH * c.shape[0]]
