@@ -7,8 +7,8 @@
 # Extra arguments go to pytest, e.g. scripts/test.sh -m "not slow", or -n 0 to run serially.
 #
 # scripts/test.sh --fast [PYTEST ARGUMENTS]: the loop for a scorer or web app change: no
-# set-up, type check or servers; ruff, then the tests not marked slow in tests/scorer and
-# tests/webapp (or the paths given, e.g. tests/scorer) on two processes.
+# set-up, type check or services; ruff, then the tests marked neither slow nor servers in
+# tests/scorer and tests/webapp (or the paths given, e.g. tests/webapp) on two processes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--fast" ]; then
@@ -18,7 +18,7 @@ if [ "${1:-}" = "--fast" ]; then
     for argument in "$@"; do
         case $argument in tests*) paths=() ;; esac
     done
-    exec .venv/bin/python -m pytest -q -rfE -m "not slow" -n 2 "${paths[@]}" "$@"
+    exec .venv/bin/python -m pytest -q -rfE -m "not slow and not servers" -n 2 "${paths[@]}" "$@"
 fi
 bash scripts/setup.sh
 .venv/bin/ruff check .

@@ -25,6 +25,8 @@ from flask import Flask
 from meldcam.cli import build_parser
 from webapp import cli, connections, create_app, events
 
+pytestmark = pytest.mark.servers
+
 
 def run_until_closed(server: Any) -> None:
     with contextlib.suppress(OSError, ValueError):

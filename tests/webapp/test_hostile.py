@@ -735,6 +735,7 @@ RSS_SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.servers
 def test_three_49_megapixel_photos_stay_well_under_1_gb(photo_49mp: Path, tmp_path: Path):
     done = subprocess.run(
         [sys.executable, "-c", RSS_SCRIPT, str(photo_49mp), str(tmp_path / "instance")],
@@ -770,6 +771,7 @@ class SlowReader:
         return {"kind": "tiles", "pieces": [], "melds": [], "ms": 300}
 
 
+@pytest.mark.servers
 def test_photos_are_read_in_turn_and_a_full_queue_is_a_503(tmp_path: Path):
     reader = SlowReader()
     app = create_app(
@@ -845,6 +847,7 @@ def test_pages_with_the_edit_link_are_not_stored(client: FlaskClient, make_game,
     assert client.get(f"/g/{game['id']}/hand").headers["Cache-Control"] == "no-store"
 
 
+@pytest.mark.servers
 def test_waitress_names_no_version(tmp_path: Path):
     from waitress import create_server
 

@@ -122,6 +122,7 @@ class HeldReader:
         return {"kind": "tiles", "pieces": [], "melds": [], "ms": 1}
 
 
+@pytest.mark.servers
 def test_frames_share_the_photo_readers_turns_and_a_busy_one_is_503(tmp_path: Path):
     reader = HeldReader()
     app = create_app(
@@ -626,6 +627,7 @@ def _echo(environ: dict[str, Any], start_response: Any) -> list[bytes]:
     return [answer]
 
 
+@pytest.mark.servers
 def test_the_https_front_hands_requests_to_the_app_with_the_phones_address(tmp_path: Path):
     pytest.importorskip("cryptography")
     import http.client

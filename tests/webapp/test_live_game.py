@@ -245,6 +245,7 @@ class EventReader:
         self.connection.close()
 
 
+@pytest.mark.servers
 def test_events_arrive_within_a_second_and_again_after_a_reconnect(
     server: tuple[str, Flask],
 ) -> None:
@@ -278,6 +279,7 @@ def test_events_arrive_within_a_second_and_again_after_a_reconnect(
     stream.close()
 
 
+@pytest.mark.servers
 def test_a_rack_sent_and_a_seat_revoked_are_events_too(server: tuple[str, Flask]) -> None:
     host, _app = server
     game = call(host, "POST", "/api/games", {"game": "rummikub", "players": ["Ana", "Ben"]})
@@ -292,6 +294,7 @@ def test_a_rack_sent_and_a_seat_revoked_are_events_too(server: tuple[str, Flask]
     stream.close()
 
 
+@pytest.mark.servers
 def test_streams_past_the_cap_are_turned_away_with_retry_after(server: tuple[str, Flask]) -> None:
     host, _app = server
     game = call(host, "POST", "/api/games", {"game": "rummikub", "players": ["Ana", "Ben"]})
@@ -312,6 +315,7 @@ def test_streams_past_the_cap_are_turned_away_with_retry_after(server: tuple[str
     assert missing.getresponse().status == 404
 
 
+@pytest.mark.servers
 def test_two_phones_sending_at_once_store_one_rack_each(server: tuple[str, Flask]) -> None:
     """The page opened twice on one phone, and two phones, all sending at the same moment: one
     rack per seat is kept, every send answered 200, each change its own version."""
@@ -348,6 +352,7 @@ def test_two_phones_sending_at_once_store_one_rack_each(server: tuple[str, Flask
     ]
 
 
+@pytest.mark.servers
 def test_a_hand_saved_through_another_node_reaches_the_stream(
     nodes: list[tuple[str, Flask]],
 ) -> None:
@@ -367,6 +372,7 @@ def test_a_hand_saved_through_another_node_reaches_the_stream(
     stream.close()
 
 
+@pytest.mark.servers
 def test_one_client_cannot_take_every_stream(tmp_path: Path) -> None:
     host, app, http_server = start_node(
         tmp_path, None, EVENT_STREAMS_PER_CLIENT=2, EVENTS_HEARTBEAT_S=0.5
@@ -434,6 +440,7 @@ class CountingCondition(threading.Condition):
         return super().wait(timeout)
 
 
+@pytest.mark.servers
 def test_a_change_wakes_only_its_own_games_streams(app: Flask) -> None:
     """Sixty open streams must not all wake for every saved hand: only that game's."""
     hub = hub_of(app)

@@ -24,6 +24,8 @@ from flask.testing import FlaskClient
 from webapp import create_app
 from webapp.db import EXTENSION_KEY
 
+pytestmark = pytest.mark.servers
+
 ON_POSTGRESQL = True  # each race on PostgreSQL too (tests/webapp/conftest.py)
 ROUNDS = 20
 COLOURS = ("red", "blue", "black", "orange")

@@ -107,6 +107,7 @@ def test_a_database_made_before_migrations_is_adopted_with_its_data(tmp_path: Pa
     assert second.test_client().get("/api/photos/p1").data == b"photo one"
 
 
+@pytest.mark.servers
 def test_meldcam_db_upgrade_is_the_one_command(tmp_path: Path, database_url: str | None):
     environment = {**os.environ, "MELDCAM_INSTANCE_PATH": str(tmp_path)}
     if database_url is not None:

@@ -314,6 +314,7 @@ def test_urls_printed_for_hosts():
     assert urls("::1", 5) == ["http://[::1]:5/"]
 
 
+@pytest.mark.servers
 def test_meldcam_serve_starts_waitress_and_prints_the_url(tmp_path: Path):
     env = {**os.environ, "MELDCAM_INSTANCE_PATH": str(tmp_path), "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
@@ -338,6 +339,7 @@ def test_meldcam_serve_starts_waitress_and_prints_the_url(tmp_path: Path):
         process.wait(timeout=10)
 
 
+@pytest.mark.servers
 def test_serve_processes_share_the_port_and_a_stalled_one_holds_up_nothing(tmp_path: Path):
     """``--processes 2``: two forked servers accept on one socket, so while one is stopped
     (as if busy) the other answers every request; stopping the parent stops both."""
