@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -269,9 +270,17 @@ def _read_components(recogniser, crops: list[np.ndarray]) -> list[tuple[str, flo
     return texts
 
 
-def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) -> list[Numeral]:
+def find_numerals(
+    bgr: np.ndarray,
+    text_boxes,
+    recogniser,
+    largest: int = 17,
+    tall_enough: Callable[[tuple], bool] | None = None,
+) -> list[Numeral]:
     """The numerals on the text lines ``text_boxes`` (``TextDetector.detect``) of a photo, each
-    read by ``recogniser`` (``TextRecogniser``) digit by digit."""
+    read by ``recogniser`` (``TextRecogniser``) digit by digit. ``tall_enough``: whether a
+    component (its rotated rectangle in the photo) is tall enough to be read at all (a brand
+    name's letters under a tile's numeral are not: reading them is most of the work)."""
     cuts = []  # (line index, upright cut, matrix, angle, digit boxes)
     crops = []
     for k, box in enumerate(text_boxes):
@@ -279,6 +288,10 @@ def find_numerals(bgr: np.ndarray, text_boxes, recogniser, largest: int = 17) ->
         boxes, labels = digit_boxes(ink_mask(cut))
         if boxes:
             lean = line_lean(labels, boxes)
+            if tall_enough is not None:
+                boxes = [b for b in boxes if tall_enough(photo_rect(matrix, b[:4], angle))]
+                if not boxes:
+                    continue
             cuts.append((k, cut, matrix, angle, boxes, lean))
             crops += [upright_digit(digit_crop(cut, labels, b), lean) for b in boxes]
     # each line read as cut and turned half a turn: the way its digits read better is up

@@ -29,7 +29,15 @@ import numpy as np
 from vision.crops import cut_crop, tile_angle
 from vision.detector import Detection
 from vision.inks import ink_of
-from vision.numerals import digit_ink, find_numerals, ink_mask, ink_only, rect_box, upright_cut
+from vision.numerals import (
+    Numeral,
+    digit_ink,
+    find_numerals,
+    ink_mask,
+    ink_only,
+    rect_box,
+    upright_cut,
+)
 from vision.settings import SecondReader
 from vision.textreader import TextBox, TextDetector, TextRecogniser
 from vision.twostage import Reading, SecondReading
@@ -38,6 +46,9 @@ from vision.twostage import Reading, SecondReading
 FACE_SIZE = (96, 128)
 # ... with this share of the numeral's height round it
 NUMERAL_MARGIN = 0.2
+# A line's component shorter than this share of ``SecondReader.least_share`` is not read: no
+# numeral it could join passes ``_tall_enough`` (a brand name's letters, most of the components)
+READ_MARGIN = 0.8
 
 
 class SecondReaderModels:
@@ -60,7 +71,12 @@ class SecondReaderModels:
         if not lines:
             return detections
         largest = max(int(t) for t in self.texts if t.isdigit())
-        numerals = find_numerals(bgr, lines, self.recogniser, largest)
+        least = READ_MARGIN * self.settings.least_share
+
+        def tall_enough(rect: tuple) -> bool:
+            return _tall_enough(Numeral(rect, "", 0.0), detections, least)
+
+        numerals = find_numerals(bgr, lines, self.recogniser, largest, tall_enough)
         return with_numerals(detections, numerals, self.settings)
 
     def read(self, bgr: np.ndarray, readings: list[Reading]) -> list[tuple]:

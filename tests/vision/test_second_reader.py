@@ -374,6 +374,37 @@ def test_a_row_upside_down_is_read_the_way_its_digits_read_best(recogniser) -> N
     assert read[0] == read[1]
 
 
+@pytest.mark.skipif(not FONT.is_file(), reason="needs Debian's fonts-dejavu-core (setup.sh)")
+def test_a_makers_name_too_small_for_a_numeral_is_not_read_at_all(recogniser) -> None:
+    """Components shorter than ``tall_enough`` allows are never given to the recogniser (a
+    brand name under each numeral is most of a rack's components), and the numerals found stay
+    the same."""
+    row = np.full((300, 900, 3), (60, 90, 140), np.uint8)
+    big, small = ImageFont.truetype(FONT, 110), ImageFont.truetype(FONT, 18)
+    for k, numeral in enumerate(("2", "4", "5", "7")):
+        face = Image.new("RGB", (140, 200), (235, 235, 235))
+        draw = ImageDraw.Draw(face)
+        draw.text((35, 10), numeral, fill=(30, 30, 200), font=big)
+        draw.text((22, 160), "Rummikub", fill=(120, 120, 120), font=small)
+        row[50:250, 60 + 142 * k : 200 + 142 * k] = np.asarray(face)[:, :, ::-1]
+    lines = [b for b in TextDetector(MODELS_DIR / SECOND.detector_file).detect(row)]
+    read: list[np.ndarray] = []
+
+    class Spy:
+        def text(self, crops, width=None):
+            read.extend(crops)
+            return recogniser.text(crops, width)
+
+    every = find_numerals(row, lines, Spy(), 17)
+    every_read = len(read)
+    read.clear()
+    tall = find_numerals(row, lines, Spy(), 17, lambda rect: rect[1][1] >= 40)
+    assert sorted(n.text for n in tall) == sorted(n.text for n in every)
+    assert len(tall) >= 2 and {n.text for n in tall} <= {"2", "4", "5", "7"}
+    assert len(read) < every_read / 2  # the name's letters were half the crops or more
+    assert min(crop.shape[0] for crop in read) >= 40
+
+
 def test_a_leaning_stroke_is_measured_and_stood_upright() -> None:
     stroke = np.zeros((60, 60), np.uint8)
     for y in range(10, 50):
