@@ -267,6 +267,24 @@ CARDS = KindSettings(
     # "confidence" (by the margin, at no threshold).
     sure_score="margin_confidence",
     sure_threshold=_CARDS["sure"],
+    # The rank at the top of each index read by the general recogniser too, in any deck's
+    # letters: a rank it reads that the card reader does not is a disagreement (never sure;
+    # both readings offered); where it reads none, the card reader's own sure rule stands
+    # (docs/experiments/cards.md, "A second reader").
+    second_reader=SecondReader(
+        numerals=tuple((rank, rank) for rank in CARD_RANKS),
+        spellings=(("W", "J"), ("B", "J"), ("V", "J"), ("D", "Q"), ("R", "K")),
+        blind=("joker",),
+        find=False,
+        cut="index",
+        relabel=False,
+        unread_stands=True,
+        # a rank read this surely judges: on 30 rendered Polish-letter scenes read by the
+        # English card reader, 36 of 36 such disagreements were the card reader's errors (63 of
+        # 81 at 0.5); a turned spade reads "R" at 0.4-0.5
+        agree=0.9,
+        reported_only=True,  # a card photo's passes box hundreds of places that are no index
+    ),
 )
 
 KIND_SETTINGS: dict[str, KindSettings] = {s.kind: s for s in (TILES, DOMINOES, CARDS)}

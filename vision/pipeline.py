@@ -75,6 +75,7 @@ from vision.settings import (
     Looks,
     Passes,
     Piece,
+    SecondReader,
     SetGuess,
     SetReader,
     SizedPasses,
@@ -88,6 +89,7 @@ from vision.twostage import (
     moved_rotated,
     read_boxes,
     reader_crop_size,
+    shared_box,
 )
 
 log = logging.getLogger(__name__)
@@ -478,10 +480,15 @@ class Recogniser:
         readings = read_boxes(reader, bgr, detections, self.crop_size, self.settings.looks)
         if self._second is not None:
             second = self._second.settings  # settings.second_reader
-            readings = [
-                fuse(r, views, ink, second, self.settings.heads.first)
-                for r, (views, ink) in zip(readings, self._second.read(bgr, readings), strict=True)
-            ]
+            chosen = [k for k, r in enumerate(readings) if _worth_reading(r, second, self.settings)]
+            place = _one_per_place(readings, chosen) if second.reported_only else {}
+            firsts = [k for k in chosen if place.get(k, k) == k]
+            read = dict(
+                zip(firsts, self._second.read(bgr, [readings[k] for k in firsts]), strict=True)
+            )
+            for k in chosen:
+                views, ink = read[place.get(k, k)]
+                readings[k] = fuse(readings[k], views, ink, second, self.settings.heads.first)
         joined = self.settings.glyphs
         if joined is None or not readings:
             return readings
@@ -698,3 +705,28 @@ def clip_box(box, scale: float, width: int, height: int) -> list[float]:
     """A detector box (in the decoded image) in the pixels of the image as displayed."""
     x1, y1, x2, y2 = (round(v * scale, 1) for v in box)
     return [min(x1, width), min(y1, height), min(x2, width), min(y2, height)]
+
+
+def _worth_reading(reading: Reading, second: SecondReader, settings: KindSettings) -> bool:
+    """Whether the second reader reads ``reading``: every one, or with ``reported_only``, one
+    the piece reader keeps as a piece and reads at least as surely as a piece is reported."""
+    if not second.reported_only:
+        return True
+    body = reading.first[:-1]
+    best = float(body.max()) / max(1e-9, float(body.sum()))
+    return reading.none < settings.none_drop and best >= settings.report_floor
+
+
+def _one_per_place(readings: list[Reading], chosen: list[int]) -> dict[int, int]:
+    """Each chosen reading's place: the reading with the highest detector score among those
+    whose boxes share more than half of the smaller (one index boxed by several passes), which
+    the second reader reads for all of them."""
+    place: dict[int, int] = {}
+    firsts: list[int] = []
+    for k in sorted(chosen, key=lambda i: -readings[i].detection.score):
+        box = readings[k].detection.box
+        same = next((f for f in firsts if shared_box(box, readings[f].detection.box) > 0.5), None)
+        if same is None:
+            firsts.append(k)
+        place[k] = k if same is None else same
+    return place

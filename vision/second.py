@@ -26,7 +26,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.crops import cut_crop, tile_angle
+from vision.crops import cut_crop, cut_geometry, tile_angle
 from vision.detector import Detection
 from vision.inks import ink_of
 from vision.numerals import (
@@ -87,6 +87,8 @@ class SecondReaderModels:
         ink colours or where no ink shows), the inks named together, per photo."""
         if not readings:
             return []
+        if self.settings.cut == "index":
+            return self._read_indices(bgr, readings)
         cut = [face_numeral(bgr, r.detection) for r in readings]
         crops = [crop for crop, _ink in cut]
         first = self.recogniser.numerals(crops, self.texts)
@@ -105,6 +107,55 @@ class SecondReaderModels:
         inks = self.settings.inks
         colours = inks.name([ink for _crop, ink in cut]) if inks else [None] * len(cut)
         return list(zip(views, colours, strict=True))
+
+    def _read_indices(self, bgr: np.ndarray, readings: list[Reading]) -> list[tuple]:
+        """Each reading's (views, None): the rank read at the top of its card index as cut and
+        at the bottom turned half a turn (the suit below the rank reads as no numeral)."""
+        crops = [view for r in readings for view in index_views(bgr, r.detection)]
+        texts = self.texts + tuple(text for text, _numeral in self.settings.spellings)
+        read = self.recogniser.numerals(crops, texts, INDEX_CANVAS)
+        count = len(self.texts)
+        numerals = read[:, : count + 1].copy()
+        numerals[:, count] = read[:, -1]  # none
+        for k, (_text, numeral) in enumerate(self.settings.spellings):
+            numerals[:, self.texts.index(numeral)] += read[:, count + k]
+        return [((numerals[2 * i], numerals[2 * i + 1]), None) for i in range(len(readings))]
+
+
+INDEX_MARGIN = 0.15  # of the index box's sides, added round it before the rank is cut
+INDEX_TOP = 0.55  # the share of the index (rank over suit) the rank takes
+INDEX_HEIGHT = 96  # pixels the index is cut to, upright
+INDEX_CANVAS = 64  # the recogniser's canvas for a rank (one or two characters; 96: 1.5x work)
+
+
+def index_views(bgr: np.ndarray, detection: Detection) -> tuple[np.ndarray, np.ndarray]:
+    """A card index's rank, cut along the index's sides (``tile_angle``; portrait): the top of
+    the index as cut, and its bottom turned half a turn (the rank where the card lies the other
+    way up)."""
+    theta = tile_angle(bgr, detection.box)
+    angle, w, h = cut_geometry(detection.box, theta)
+    w, h = w * (1 + 2 * INDEX_MARGIN), h * (1 + 2 * INDEX_MARGIN)
+    out_h = INDEX_HEIGHT
+    out_w = max(8, round(out_h * w / max(h, 1.0)))
+    x1, y1, x2, y2 = detection.box
+    a = np.radians(angle)
+    linear = np.array(
+        [
+            [np.cos(a) * w / out_w, -np.sin(a) * h / out_h],
+            [np.sin(a) * w / out_w, np.cos(a) * h / out_h],
+        ]
+    )
+    shift = np.array([(x1 + x2) / 2, (y1 + y2) / 2]) - linear @ np.array([out_w / 2, out_h / 2])
+    matrix = np.hstack([linear, shift[:, None]]).astype(np.float32)
+    index = cv2.warpAffine(
+        bgr,
+        matrix,
+        (out_w, out_h),
+        flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    top = round(INDEX_TOP * out_h)
+    return index[:top].copy(), index[::-1, ::-1][:top].copy()
 
 
 def _long(box: TextBox, shape: float) -> bool:
@@ -252,6 +303,20 @@ def _with_numeral(detection: Detection, numeral) -> Detection:
     return replace(detection, numeral=numeral.rect, numeral_way_up=numeral.way_up_read)
 
 
+def _vetoing(numerals: np.ndarray, own: int, columns, blind, settings: SecondReader):
+    """The second reading where the general recogniser only judges the piece reader's label
+    (``SecondReader.relabel`` off): reading another numeral clearly, it disagrees and offers
+    its own (``other``); reading the label's, it agrees; reading none, or on a class printed
+    without a numeral, the piece reader's own sure rule stands (``unread_stands``)."""
+    said = int(np.argmax(numerals[:-1]))
+    read = float(numerals[said]) >= settings.agree
+    if not read or own in blind:
+        stands = None if settings.unread_stands else False
+        return SecondReading(numerals, stands, None, False)
+    agreed = columns[said] == own
+    return SecondReading(numerals, agreed, None if agreed else columns[said], False)
+
+
 def _text_likelihood(numerals: np.ndarray, classes: int, columns, settings) -> np.ndarray:
     """P_text of each first-head class from one view's numeral probabilities: reading no
     numeral says nothing for or against any class (a blurred crop, a joker's picture), so its
@@ -325,6 +390,8 @@ def fuse(
     body = first[:-1]
     mass = float(body.sum())
     own = int(np.argmax(body))
+    if not settings.relabel:
+        return replace(reading, second_reading=_vetoing(numerals, own, columns, blind, settings))
     # each view's likelihood of each class, mixed by how likely the piece reader finds each way
     # up (a 7 turned reads "1", a 9 turned "6": the view the wrong way up must not decide); a 6
     # read one way and a 9 the other tell nothing of which it is, and the piece reader's way up

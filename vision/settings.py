@@ -178,6 +178,23 @@ class SecondReader:
     text_alone: float | None = None
     # the colour from the ink (None: the piece reader's alone)
     inks: InkColours | None = None
+    # other texts printed for a class's numeral, (text, numeral): a card's jack is W, B or V
+    # in Polish, German and French decks, its queen D, its king R in French (the letters never
+    # collide, so one reader reads every deck)
+    spellings: tuple[tuple[str, str], ...] = ()
+    # what is read: "numeral", a tile's numeral (``face_numeral``); "index", the rank at the
+    # top of a card's corner index, the index cut along its sides and read as cut and turned
+    # half a turn (``index_views``)
+    cut: str = "numeral"
+    # whether the two readings are fused into the label (``fuse``); else the general
+    # recogniser only judges the piece reader's label: a clear other numeral disagrees
+    # (never sure, its numeral offered first), no numeral read leaves the piece reader's own
+    # sure rule standing where ``unread_stands`` (a small or blurred index), else never sure
+    relabel: bool = True
+    unread_stands: bool = False
+    # read only the readings the piece reader keeps as pieces (``none_drop``) and reads at
+    # least the kind's ``report_floor`` surely (``vision.pipeline._worth_reading``)
+    reported_only: bool = False
 
 
 @dataclass(frozen=True)

@@ -41,12 +41,19 @@ class TextRecogniser:
         self.characters = ["", *meta["character"].split("\n"), " "]
         self.width = width  # every crop is fitted into REC_HEIGHT x width, centred
         # each digit's classes: the ASCII digit and its other forms, whose compatibility form
-        # holds that one digit (full-width "１", circled "③", parenthesised "⑶")
+        # holds that one digit (full-width "１", circled "③", parenthesised "⑶"); each capital
+        # letter's (a card index's A, K, Q, J, D, W, B, V, R): the letter in either case and
+        # its other forms
         self.digit_class: dict[str, list[int]] = {d: [] for d in "0123456789"}
+        letters: dict[str, list[int]] = {c: [] for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
         for i, ch in enumerate(self.characters):
-            held = [c for c in unicodedata.normalize("NFKC", ch) if c.isdigit()]
+            form = unicodedata.normalize("NFKC", ch)
+            held = [c for c in form if c.isdigit()]
             if len(held) == 1 and held[0] in self.digit_class:
                 self.digit_class[held[0]].append(i)
+            if len(form) == 1 and form.upper() in letters:
+                letters[form.upper()].append(i)
+        self.character_class = {**self.digit_class, **letters}
 
     def probabilities(self, crops: list[np.ndarray], width: int | None = None) -> np.ndarray:
         """Each crop's per-frame class probabilities (N x frames x classes), each fitted into
@@ -85,23 +92,25 @@ class TextRecogniser:
             out.append(("".join(chars), float(np.mean(probs)) if probs else 0.0))
         return out
 
-    def numerals(self, crops: list[np.ndarray], numerals: tuple[str, ...]) -> np.ndarray:
+    def numerals(
+        self, crops: list[np.ndarray], numerals: tuple[str, ...], width: int | None = None
+    ) -> np.ndarray:
         """N x (len(numerals) + 1): the probability that the digits read in each crop spell
         each numeral, then what is left (no digits, or digits spelling none of them)."""
         if not crops:
             return np.zeros((0, len(numerals) + 1))
-        frames = self.probabilities(crops)
-        return numeral_probabilities(frames, numerals, self.digit_class)
+        frames = self.probabilities(crops, width)
+        return numeral_probabilities(frames, numerals, self.character_class)
 
 
 def numeral_probabilities(
-    frames: np.ndarray, numerals: tuple[str, ...], digit_class: dict[str, list[int]]
+    frames: np.ndarray, numerals: tuple[str, ...], character_class: dict[str, list[int]]
 ) -> np.ndarray:
-    """``TextRecogniser.numerals`` from per-frame probabilities (N x T x classes): each digit's
-    classes (``digit_class``) summed, every other class folded into the gap before CTC's
-    forward sum."""
-    order = "0123456789"
-    digits = np.stack([frames[:, :, digit_class[d]].sum(axis=2) for d in order], axis=2)
+    """``TextRecogniser.numerals`` from per-frame probabilities (N x T x classes): the classes
+    of each character the numerals spell (``character_class``: digits, capital letters) summed,
+    every other class folded into the gap before CTC's forward sum."""
+    order = "".join(sorted({c for numeral in numerals for c in numeral}))
+    digits = np.stack([frames[:, :, character_class[d]].sum(axis=2) for d in order], axis=2)
     gap = np.clip(1.0 - digits.sum(axis=2, keepdims=True), 0.0, 1.0)
     folded = np.concatenate([gap, digits], axis=2).astype(np.float64)  # class 0: gap
     out = np.zeros((frames.shape[0], len(numerals) + 1))

@@ -26,7 +26,8 @@ class SecondReading:
     agrees with the piece reader (``fuse``)."""
 
     numerals: np.ndarray
-    agreed: bool = False
+    # None: it read nothing, and the piece reader's own sure rule decides (``unread_stands``)
+    agreed: bool | None = False
     other: int | None = None  # the first-head class the piece reader said, where they differ
     # read standing upright (a numeral on a text line) and a numeral read: a 6 or a 9 is
     # settled by this reading, not by the way up of its meld
@@ -446,10 +447,10 @@ def _shared_piece(a: Piece, b: Piece) -> float:
     both have one (two dominoes side by side at 45 degrees share half their extents)."""
     if a.rotated is not None and b.rotated is not None:
         return shared_share(a.rotated, b.rotated)
-    return _shared(a.bbox, b.bbox)
+    return shared_box(a.bbox, b.bbox)
 
 
-def _shared(a, b) -> float:
+def shared_box(a, b) -> float:
     """The intersection of two boxes as a share of the smaller one."""
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])

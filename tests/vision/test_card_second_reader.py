@@ -1,0 +1,95 @@
+"""The second reader on cards: the rank at the top of each corner index read by the general
+text recogniser too (``SecondReader(cut="index", relabel=False)``), in any deck's letters; it
+only judges the card reader's label (a clear other rank: never sure, that rank offered first)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from datasets.cards_synth import render_test_layout
+from vision.detector import Detection
+from vision.kinds import CARDS
+from vision.pipeline import MODELS_DIR, Recogniser
+from vision.second import INDEX_CANVAS, _vetoing, index_views
+from vision.textreader import TextRecogniser, numeral_probabilities
+
+SECOND = CARDS.second_reader
+RANKS = CARDS.heads.first
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")  # fonts-dejavu-core
+
+
+def test_cards_have_a_second_reader_that_only_judges() -> None:
+    assert SECOND is not None and SECOND.cut == "index" and not SECOND.relabel
+    assert {numeral for _text, numeral in SECOND.spellings} <= {t for _c, t in SECOND.numerals}
+
+
+def test_letters_are_characters_of_a_numeral_too() -> None:
+    # classes: 0 gap, 1 "K", 2 "1", 3 "0", 4 a suit sign (no character of any rank)
+    classes = {"K": [1], "1": [2], "0": [3]}
+    frames = np.zeros((2, 4, 5))
+    frames[0, [0, 1, 2, 3], [0, 1, 4, 0]] = 1.0  # "K" then a spade
+    frames[1, [0, 1, 2, 3], [2, 0, 3, 4]] = 1.0  # "1", "0", then a spade
+    p = numeral_probabilities(frames, ("K", "10", "1"), classes)
+    assert p[0, 0] == pytest.approx(1.0) and p[1, 1] == pytest.approx(1.0)
+
+
+def _numerals(read: str | None, p: float = 0.95) -> np.ndarray:
+    texts = [t for _c, t in SECOND.numerals]
+    out = np.zeros(len(texts) + 1)
+    if read is None:
+        out[-1] = 1.0
+    else:
+        out[texts.index(read)], out[-1] = p, 1.0 - p
+    return out
+
+
+def test_a_rank_read_clearly_judges_the_card_readers_label() -> None:
+    columns = [RANKS.index(c) for c, _t in SECOND.numerals]
+    blind = [RANKS.index(c) for c in SECOND.blind]
+    king, ten = RANKS.index("K"), RANKS.index("10")
+    agreed = _vetoing(_numerals("K"), king, columns, blind, SECOND)
+    assert agreed.agreed is True and agreed.other is None
+    other = _vetoing(_numerals("K"), ten, columns, blind, SECOND)
+    assert other.agreed is False and other.other == king  # offered first
+    unread = _vetoing(_numerals(None), ten, columns, blind, SECOND)
+    assert unread.agreed is None  # the card reader's own sure rule stands
+    faint = _vetoing(_numerals("K", SECOND.agree - 0.05), ten, columns, blind, SECOND)
+    assert faint.agreed is None
+    joker = _vetoing(_numerals("J"), RANKS.index("joker"), columns, blind, SECOND)
+    assert joker.agreed is None  # "JOKER" printed down the index is no jack
+
+
+@pytest.mark.skipif(not FONT.is_file(), reason="needs Debian's fonts-dejavu-core (setup.sh)")
+@pytest.mark.parametrize("rank", ["K", "10", "W", "A"])
+def test_the_rank_is_read_at_the_top_of_an_index_either_way_up(rank: str) -> None:
+    index = Image.new("RGB", (60, 100), (250, 250, 250))
+    draw = ImageDraw.Draw(index)
+    draw.text((30, 28), rank, fill=(20, 20, 20), font=ImageFont.truetype(FONT, 36), anchor="mm")
+    draw.text((30, 75), "\u2660", fill=(20, 20, 20), font=ImageFont.truetype(FONT, 34), anchor="mm")
+    photo = np.full((200, 200, 3), 90, np.uint8)
+    photo[50:150, 70:130] = np.asarray(index)[:, :, ::-1]
+    box = Detection((70.0, 50.0, 130.0, 150.0), 0.9, 0)
+    recogniser = TextRecogniser(MODELS_DIR / SECOND.recogniser_file)
+    texts = tuple(t for _c, t in SECOND.numerals) + tuple(t for t, _n in SECOND.spellings)
+    for picture, rank_view in ((photo, 0), (photo[::-1, ::-1].copy(), 1)):
+        read = recogniser.numerals(list(index_views(picture, box)), texts, INDEX_CANVAS)
+        assert texts[int(np.argmax(read[rank_view, :-1]))] == rank
+        assert read[rank_view, :-1].max() > 0.8
+        assert read[1 - rank_view, :-1].max() < SECOND.agree  # the suit reads as no rank
+
+
+def test_the_second_reader_never_changes_a_label_and_only_takes_sure_away() -> None:
+    labels = ["KS", "QH", "JD", "10C", "7S", "AH"]
+    scene = render_test_layout(labels, layout="apart", card_w=160, seed=11)
+    both = Recogniser(CARDS).recognise(scene.image, "bgr")["pieces"]
+    alone = Recogniser(replace(CARDS, second_reader=None)).recognise(scene.image, "bgr")["pieces"]
+    assert [p["label"] for p in both] == [p["label"] for p in alone]
+    assert sorted(p["label"] for p in both) == sorted(labels)
+    for with_text, without in zip(both, alone, strict=True):
+        assert with_text["confidence"] == pytest.approx(without["confidence"])
+        assert not with_text["sure"] or without["sure"]
