@@ -122,17 +122,19 @@ def train_tile_classifier(args: argparse.Namespace, work: Path, real_items) -> N
     print(f"classifier: {args.out / 'tile_classifier.onnx'} ({len(nets)} members)")
 
 
-def copy_second_reader(out: Path) -> None:
-    """The tiles' second reader's models copied into ``out`` beside the trained ones, so that
-    ``out`` is a whole tile models folder: they are pretrained, never trained here
-    (``models/text_reader.md``)."""
-    from vision.kinds import TILES
+def copy_second_reader(kind: str, out: Path) -> None:
+    """The kind's second reader's models (where it has one) copied into ``out`` beside the
+    trained ones, so that ``out`` is a whole models folder of the kind: they are pretrained,
+    never trained here (``models/text_reader.md``)."""
+    from vision.kinds import settings_of
     from vision.pipeline import MODELS_DIR
 
-    second = TILES.second_reader
-    assert second is not None  # the tiles have a second reader
+    second = settings_of(kind).second_reader
+    if second is None:
+        return
     out.mkdir(parents=True, exist_ok=True)
-    for name in (second.recogniser_file, second.detector_file):
+    names = [second.recogniser_file] + ([second.detector_file] if second.find else [])
+    for name in names:
         src, dst = MODELS_DIR / name, out / name
         if not dst.exists() or not dst.samefile(src):
             shutil.copyfile(src, dst)
@@ -384,8 +386,7 @@ def main(argv: list[str] | None = None, kind: str | None = None) -> int:
         parser.error(f"--stage reader-finetune: {args.kind} has no reader fine-tune {named}")
     if stage in ("all", "reader-finetune") and recipe.reader_finetunes:
         finetune_readers(recipe, args, work, named)
-    if tiles:
-        copy_second_reader(args.out)
+    copy_second_reader(args.kind, args.out)
     print(f"train {args.kind}: done in {time.time() - started:.0f} s")
     return 0
 

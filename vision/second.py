@@ -17,6 +17,10 @@ Its settings (``SecondReader``) are per kind, in ``vision.kinds``; this module k
 - **Fusion** (``fuse``): a product of the two readers' probabilities, the piece reader's
   tempered; they agree when both name the label's value (a joker: the general recogniser reads
   no numeral there).
+- **Judging** (``SecondReader.relabel`` off, cards): the rank at the top of each card index
+  (``index_views``) only judges the card reader's label; a clear other rank disagrees and,
+  with ``text_decides``, is the label (never sure), and where no rank is read the card
+  reader's own sure rule stands.
 """
 
 from __future__ import annotations
@@ -391,7 +395,15 @@ def fuse(
     mass = float(body.sum())
     own = int(np.argmax(body))
     if not settings.relabel:
-        return replace(reading, second_reading=_vetoing(numerals, own, columns, blind, settings))
+        judged = _vetoing(numerals, own, columns, blind, settings)
+        if settings.text_decides and judged.agreed is False and judged.other is not None:
+            # the two ranks' probabilities swapped: the label is the text's, as confident as
+            # the piece reader was of its own, which is offered first
+            said = judged.other
+            first[[own, said]] = first[[said, own]]
+            judged = replace(judged, other=own)
+            return replace(reading, first=first.astype(reading.first.dtype), second_reading=judged)
+        return replace(reading, second_reading=judged)
     # each view's likelihood of each class, mixed by how likely the piece reader finds each way
     # up (a 7 turned reads "1", a 9 turned "6": the view the wrong way up must not decide); a 6
     # read one way and a 9 the other tell nothing of which it is, and the piece reader's way up

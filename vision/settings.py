@@ -192,6 +192,9 @@ class SecondReader:
     # sure rule standing where ``unread_stands`` (a small or blurred index), else never sure
     relabel: bool = True
     unread_stands: bool = False
+    # ... and where it disagrees, its numeral is the label (never sure; the piece reader's
+    # offered first), not the piece reader's
+    text_decides: bool = False
     # read only the readings the piece reader keeps as pieces (``none_drop``) and reads at
     # least the kind's ``report_floor`` surely (``vision.pipeline._worth_reading``)
     reported_only: bool = False

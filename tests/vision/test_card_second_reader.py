@@ -1,6 +1,7 @@
 """The second reader on cards: the rank at the top of each corner index read by the general
 text recogniser too (``SecondReader(cut="index", relabel=False)``), in any deck's letters; it
-only judges the card reader's label (a clear other rank: never sure, that rank offered first)."""
+judges the card reader's label: a rank it reads clearly that is not the card reader's is the
+label, never sure, the card reader's offered first (``text_decides``)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from datasets.cards_synth import render_test_layout
 from vision.detector import Detection
 from vision.kinds import CARDS
 from vision.pipeline import MODELS_DIR, Recogniser
-from vision.second import INDEX_CANVAS, _vetoing, index_views
+from vision.second import INDEX_CANVAS, _vetoing, fuse, index_views
 from vision.textreader import TextRecogniser, numeral_probabilities
+from vision.twostage import Reading
 
 SECOND = CARDS.second_reader
 RANKS = CARDS.heads.first
@@ -25,6 +27,7 @@ FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")  # fonts-dej
 
 def test_cards_have_a_second_reader_that_only_judges() -> None:
     assert SECOND is not None and SECOND.cut == "index" and not SECOND.relabel
+    assert SECOND.text_decides
     assert {numeral for _text, numeral in SECOND.spellings} <= {t for _c, t in SECOND.numerals}
 
 
@@ -64,6 +67,20 @@ def test_a_rank_read_clearly_judges_the_card_readers_label() -> None:
     assert joker.agreed is None  # "JOKER" printed down the index is no jack
 
 
+def test_a_clear_other_rank_is_the_label_as_confident_and_never_sure() -> None:
+    first = np.full(len(RANKS) + 1, 0.01)
+    first[RANKS.index("10")] = 0.85  # a Polish W the English card reader took for a 10
+    reading = Reading(Detection((0.0, 0.0, 40.0, 60.0), 0.9, 0), first, np.full(4, 0.25))
+    views = (_numerals("J"), _numerals(None))
+    fused = fuse(reading, views, None, SECOND, RANKS)
+    assert int(np.argmax(fused.first[:-1])) == RANKS.index("J")
+    assert float(fused.first.max()) == pytest.approx(0.85)  # as confident as before
+    assert fused.second_reading is not None and fused.second_reading.agreed is False
+    assert fused.second_reading.other == RANKS.index("10")  # offered first
+    same = fuse(reading, (_numerals("10"), _numerals(None)), None, SECOND, RANKS)
+    assert np.array_equal(same.first, reading.first) and same.second_reading.agreed is True
+
+
 @pytest.mark.skipif(not FONT.is_file(), reason="needs Debian's fonts-dejavu-core (setup.sh)")
 @pytest.mark.parametrize("rank", ["K", "10", "W", "A"])
 def test_the_rank_is_read_at_the_top_of_an_index_either_way_up(rank: str) -> None:
@@ -83,7 +100,7 @@ def test_the_rank_is_read_at_the_top_of_an_index_either_way_up(rank: str) -> Non
         assert read[1 - rank_view, :-1].max() < SECOND.agree  # the suit reads as no rank
 
 
-def test_the_second_reader_never_changes_a_label_and_only_takes_sure_away() -> None:
+def test_on_a_deck_the_card_reader_knows_no_label_changes_and_sure_is_only_taken_away() -> None:
     labels = ["KS", "QH", "JD", "10C", "7S", "AH"]
     scene = render_test_layout(labels, layout="apart", card_w=160, seed=11)
     both = Recogniser(CARDS).recognise(scene.image, "bgr")["pieces"]
