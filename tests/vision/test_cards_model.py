@@ -154,7 +154,8 @@ def test_a_deck_with_its_own_letters_reads_grey_photos_with_its_own_reader(cards
 def test_a_german_decks_b_jacks_are_read_as_jacks(cards, layout, seed):
     """A German deck's jack prints B, which the letters reader alone reads as an 8; joined
     with the glyph reader's reading of the printed letter, the game naming the deck German
-    reads every card (docs/experiments/cards.md, "Reading the letters")."""
+    reads every card (docs/experiments/cards.md, "Reading the letters"); and so does the
+    second reader's reading of the B ("A second reader")."""
     from dataclasses import replace
 
     from vision.pipeline import Recogniser
@@ -163,11 +164,12 @@ def test_a_german_decks_b_jacks_are_read_as_jacks(cards, layout, seed):
     image = render_test_layout(hand, layout=layout, seed=seed, index_letters="de").image
     german = cards.for_set("de")
     assert _labels(german.recognise(image, channels="bgr")) == Counter(hand)
-    alone = Recogniser(
-        replace(german.settings, glyphs=None), sessions=(german.detector, german.reader)
-    )
+    sessions = (german.detector, german.reader)
+    alone = Recogniser(replace(german.settings, glyphs=None, second_reader=None), sessions=sessions)
     misread = _labels(_read(alone, image))
     assert misread["JS"] + misread["JD"] == 0 and misread["8S"] + misread["8D"] >= 1, misread
+    with_text = Recogniser(replace(german.settings, glyphs=None), sessions=sessions)
+    assert _labels(_read(with_text, image)) == Counter(hand)
 
 
 def test_a_decks_index_letters_are_told_from_the_photo(cards):
