@@ -279,12 +279,12 @@ CARDS = KindSettings(
         cut="index",
         relabel=False,
         unread_stands=True,
-        # ... and a clear other rank is the label (unsure): rendered Polish and German decks
-        # read by the English reader gain 0.03-0.04 F1, real dev unchanged
+        # ... and a clear other rank is the label (unsure): a Polish W the English reader
+        # took for a 10 is offered as the jack it is
         text_decides=True,
-        # a rank read this surely judges: on 30 rendered Polish-letter scenes read by the
-        # English card reader, 36 of 36 such disagreements were the card reader's errors (63 of
-        # 81 at 0.5); a turned spade reads "R" at 0.4-0.5
+        # a rank read this surely judges (chosen per index on rendered Polish scenes, where
+        # every such disagreement was the card reader's error; a turned spade reads "R" at
+        # under half)
         agree=0.9,
         reported_only=True,  # a card photo's passes box hundreds of places that are no index
     ),
