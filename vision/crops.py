@@ -111,6 +111,20 @@ def cut_quadrant(bbox, theta: float, sides=None) -> int:
     return round(cut_geometry(bbox, theta, sides)[0] / 90.0) % 4
 
 
+def cut_mapping(bbox, angle: float, sides: tuple[float, float], out: tuple[int, int]):
+    """The affine map (2 x 3, for ``cv2.WARP_INVERSE_MAP``) from an output pixel to the photo
+    point it shows, for a cut of the rectangle ``sides`` (w, h) turned by ``angle`` degrees
+    round ``bbox``'s centre onto ``out`` (width, height) pixels: output pixel (u, v) ->
+    centre + R(angle) @ ((u - width/2) w/width, (v - height/2) h/height)."""
+    x1, y1, x2, y2 = (float(v) for v in bbox)
+    (w, h), (out_w, out_h) = sides, out
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    linear = np.array([[ca * w / out_w, -sa * h / out_h], [sa * w / out_w, ca * h / out_h]])
+    shift = np.array([(x1 + x2) / 2, (y1 + y2) / 2]) - linear @ np.array([out_w / 2, out_h / 2])
+    return np.hstack([linear, shift[:, None]])
+
+
 def cut_crop(
     image: np.ndarray,
     bbox,
@@ -123,18 +137,14 @@ def cut_crop(
     to ``size`` x ``size``; pixels outside the photo are grey (114). ``theta``: the tile's
     angle when known (default: ``tile_angle``'s estimate); ``sides``: its sides along
     ``theta``'s axes when known (``cut_geometry``)."""
-    x1, y1, x2, y2 = (float(v) for v in bbox)
     if theta is None:
         theta = tile_angle(image, bbox)
     angle, w, h = cut_geometry(bbox, theta, sides)
     w *= 1 + 2 * margin
     h *= 1 + 2 * margin
-    a = math.radians(angle)
-    ca, sa = math.cos(a), math.sin(a)
-    # Output pixel (u, v) -> image point: centre + R(angle) @ ((u - size/2) w/size, ...).
-    linear = np.array([[ca * w / size, -sa * h / size], [sa * w / size, ca * h / size]])
-    shift = np.array([(x1 + x2) / 2, (y1 + y2) / 2]) - linear @ np.array([size / 2, size / 2])
-    matrix = np.hstack([linear, shift[:, None]]).astype(np.float32)
+    mapping = cut_mapping(bbox, angle, (w, h), (size, size))
+    linear, shift = mapping[:, :2], mapping[:, 2]
+    matrix = mapping.astype(np.float32)
     src = image
     step = max(w, h) / size
     if step > 1.5:  # shrinking a lot: blur first so that the sampling does not alias

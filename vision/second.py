@@ -30,7 +30,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.crops import cut_crop, cut_geometry, tile_angle
+from vision.crops import cut_crop, cut_geometry, cut_mapping, tile_angle
 from vision.detector import Detection
 from vision.inks import ink_of
 from vision.numerals import (
@@ -141,16 +141,7 @@ def index_views(bgr: np.ndarray, detection: Detection) -> tuple[np.ndarray, np.n
     w, h = w * (1 + 2 * INDEX_MARGIN), h * (1 + 2 * INDEX_MARGIN)
     out_h = INDEX_HEIGHT
     out_w = max(8, round(out_h * w / max(h, 1.0)))
-    x1, y1, x2, y2 = detection.box
-    a = np.radians(angle)
-    linear = np.array(
-        [
-            [np.cos(a) * w / out_w, -np.sin(a) * h / out_h],
-            [np.sin(a) * w / out_w, np.cos(a) * h / out_h],
-        ]
-    )
-    shift = np.array([(x1 + x2) / 2, (y1 + y2) / 2]) - linear @ np.array([out_w / 2, out_h / 2])
-    matrix = np.hstack([linear, shift[:, None]]).astype(np.float32)
+    matrix = cut_mapping(detection.box, angle, (w, h), (out_w, out_h)).astype(np.float32)
     index = cv2.warpAffine(
         bgr,
         matrix,
