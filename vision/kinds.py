@@ -26,6 +26,7 @@ from vision.settings import (
     KindSettings,
     Looks,
     Passes,
+    PipCheck,
     SecondReader,
     SetGuess,
     SetReader,
@@ -143,6 +144,9 @@ DOMINOES = KindSettings(
     # calibration were wrong, 16 of its 12,873 other sure dominoes;
     # docs/experiments/dominoes.md, "The sure flag").
     never_sure=frozenset({"0-0"}),
+    # The pips counted on each half judge the label: a half counted clearly otherwise makes the
+    # domino unsure (docs/experiments/dominoes.md, "Counting pips").
+    pip_check=PipCheck(),
 )
 
 

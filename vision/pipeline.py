@@ -61,6 +61,8 @@ from vision.detector import Detection, OnnxDetector, file_sha256, open_session
 from vision.errors import RecogniserUnavailable, UnknownSet
 from vision.imageio import load_image
 from vision.kinds import settings_of
+from vision.pips import disagrees as pips_disagree
+from vision.pips import domino_pips
 from vision.second import SecondReaderModels, fuse
 from vision.settings import (
     MODELS_DIR,
@@ -336,6 +338,7 @@ class Recogniser:
         pieces = reading._pieces(readings, allowed, loaded)
         pieces = drop_repeats(pieces, s.repeat_overlap, any_label=s.repeat_any_label)
         pieces, melds = s.group(pieces)
+        pieces = reading._pips_judged(pieces, bgr, loaded.scale)
         if s.turn_pairs:
             settle_turns(pieces, melds, s.heads, s.turn_pairs)
         result = {
@@ -369,7 +372,9 @@ class Recogniser:
         grey = self._grey(loaded.bgr)
         bgr, _whole, inverted = self._faces(loaded.bgr)
         readings = self._read(bgr, detections, self._reader_of(grey, inverted))
-        return self._finish(self._pieces(readings, allowed, loaded, keep=True), inverted, grey)
+        pieces = self._pieces(readings, allowed, loaded, keep=True)
+        pieces = self._pips_judged(pieces, bgr, loaded.scale)
+        return self._finish(pieces, inverted, grey)
 
     # ---------------------------------------------------------------------------- steps
 
@@ -520,6 +525,24 @@ class Recogniser:
                 ranked = [item for item in ranked if item[0] in allowed]
             pieces.append(_entry(ranked, reading, loaded, s.heads))
         return pieces
+
+    def _pips_judged(self, pieces: list[Piece], bgr: np.ndarray, scale: float) -> list[Piece]:
+        """``pieces`` with each domino whose pips, counted on ``bgr`` (the photo as decoded,
+        ``scale`` times the displayed one), clearly contradict its label marked as not agreed:
+        never sure (``PipCheck``)."""
+        check = self.settings.pip_check
+        if check is None:
+            return pieces
+        judged = []
+        for piece in pieces:
+            if piece.agreed is not False and piece.label not in self.settings.never_sure:
+                box = [v / scale for v in piece.bbox]
+                rotated = moved_rotated(piece.rotated, 0.0, 0.0, scale)
+                counts = domino_pips(bgr, box, rotated, check)
+                if pips_disagree(piece.label, counts):
+                    piece = replace(piece, agreed=False)
+            judged.append(piece)
+        return judged
 
     def _finish(
         self, pieces: list[Piece], inverted: bool = False, grey: bool = False

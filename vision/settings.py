@@ -201,6 +201,47 @@ class SecondReader:
 
 
 @dataclass(frozen=True)
+class PipCheck:
+    """A domino's pips counted on each half (``vision.pips``) to judge the reader's label
+    (``KindSettings.pip_check``): a half counted clearly otherwise makes it unsure. The shares
+    are of the upright cut's width (lines) or area (marks)."""
+
+    width: int = 64  # the cut's width in pixels (its height twice that)
+    # the box cut with this share of its short side round it (pips past a box cut short show)
+    margin: float = 0.15
+    # a half is counted where its face (with its pips) fills at least this share of its convex
+    # hull (nothing lies over it) and runs along the domino at least this share of its width
+    # (not cut short by the photo's edge)
+    solid: float = 0.9
+    square: float = 0.8
+    # ... and its outline has no notch deeper than this share of a pip's width
+    notch: float = 0.25
+    # the dividing line: runs this share of the cut's width long, at most this many degrees off
+    # level and this share of it thick, crossing at least this share of the face's width within
+    # this share of the height of the middle
+    line_length: float = 0.3
+    line_slope: int = 8
+    line_thickness: float = 0.12
+    line_across: float = 0.4
+    line_from_middle: float = 0.2
+    # a pip: a mark of at least this share of the face (no speck) and at most this (glare or
+    # a shadow, which spoils its half), filling at least this share of its bounding box
+    smallest: float = 0.003
+    largest: float = 0.08
+    fill: float = 0.45
+    # within a half: marks under this share of the domino's typical pip are specks; a half
+    # whose pips differ in area more than this many times is not counted
+    speck: float = 0.4
+    sizes: float = 2.5
+    # a domino whose dividing line lies more than this many degrees off level in its cut is cut
+    # again along its line (its box's angle was off) and counted so
+    askew: float = 2.0
+    # a round mark of a pip's size outside the face within this many pips' widths of the box's
+    # sides (or anywhere past its ends) spoils its half
+    reach: float = 0.5
+
+
+@dataclass(frozen=True)
 class Heads:
     """A two-head reader's label vocabulary.
 
@@ -506,3 +547,6 @@ class KindSettings:
     # A general text recogniser reading each piece's numeral too (``vision.second``): it finds
     # rows the detector missed, and a piece is sure only where it and the reader agree.
     second_reader: SecondReader | None = None
+    # A domino's pips counted on each half (``vision.pips``): a sure label must not contradict
+    # a half counted clearly.
+    pip_check: PipCheck | None = None
