@@ -1,13 +1,14 @@
 """Card close-ups: 24 rendered hands (3-10 cards; fan, overlapped row, laid apart; cards 100-200
 px wide; seeds 1000-1023, never the tests' seeds) read by the shipped card recogniser.
 
-``python -m benchmarks.cards_closeups [--letters de] [--one-reader]`` prints label precision,
-recall, F1, hands read exactly, and the sure cards' share and precision. ``--letters``: the
-decks print that set's index letters (``meldcam.vocabulary.INDEX_LETTERS``: a German deck's
-B D K A), read with no deck named, as a player's photo with no game; ``--one-reader``: without
-the second reader (``KindSettings.second_reader``), for comparison. Used with the synthetic
-validation scenes to choose the card settings (models/cards.md; docs/experiments/cards.md, "A
-second reader").
+``python -m benchmarks.cards_closeups [--letters de] [--one-reader] [--turn 90]`` prints
+label precision, recall, F1, hands read exactly, and the sure cards' share and precision.
+``--letters``: the decks print that set's index letters (``meldcam.vocabulary.INDEX_LETTERS``:
+a German deck's B D K A), read with no deck named, as a player's photo with no game;
+``--one-reader``: without the second reader (``KindSettings.second_reader``), for comparison;
+``--turn``: each photo turned that many degrees counter-clockwise (its canvas grown to keep
+every corner). Used with the synthetic validation scenes to choose the card settings
+(models/cards.md; docs/experiments/cards.md, "A second reader").
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from meldcam.vocabulary import INDEX_LETTERS
 from vision.kinds import CARDS
 from vision.labels import CARD_RANKS, CARD_SUITS, card_label
 from vision.pipeline import Recogniser
+from vision.twostage import turned_whole
 
 LAYOUTS = ("fan", "row", "apart")
 
@@ -45,12 +47,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--letters", choices=INDEX_LETTERS, default="en")
     parser.add_argument("--one-reader", action="store_true")
+    parser.add_argument("--turn", type=float, default=0.0, help="degrees counter-clockwise")
     args = parser.parse_args(argv)
     settings = replace(CARDS, second_reader=None) if args.one_reader else CARDS
     recogniser = Recogniser(settings)
     tp = fp = fn = exact = sure = sure_wrong = 0
     hands = closeup_hands(letters=args.letters)
     for hand, image in hands:
+        if args.turn:
+            image = turned_whole(image, args.turn)[0]
         pieces = recogniser.recognise(image, "bgr")["pieces"]
         got = Counter(p["label"] for p in pieces)
         want = Counter(hand)
@@ -65,9 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     readers = "one reader" if args.one_reader else "both readers"
     share, right = sure / max(1, tp + fp), 1 - sure_wrong / max(1, sure)
     print(
-        f"close-ups ({args.letters} letters, {readers}): precision {precision:.3f} recall"
-        f" {recall:.3f} F1 {f1:.3f} exact {exact}/{len(hands)}; sure {share:.1%} of the cards"
-        f" read, right {right:.3f}"
+        f"close-ups ({args.letters} letters, {readers}, turned {args.turn:g}): precision"
+        f" {precision:.3f} recall {recall:.3f} F1 {f1:.3f} exact {exact}/{len(hands)}; sure"
+        f" {share:.1%} of the cards read, right {right:.3f}"
     )
     return 0
 

@@ -492,8 +492,9 @@ class Recogniser:
                 zip(firsts, self._second.read(bgr, [readings[k] for k in firsts]), strict=True)
             )
             for k in chosen:
-                views, ink = read[place.get(k, k)]
-                readings[k] = fuse(readings[k], views, ink, second, self.settings.heads.first)
+                views, ink, decides = read[place.get(k, k)]
+                classes = self.settings.heads.first
+                readings[k] = fuse(readings[k], views, ink, second, classes, decides=decides)
         joined = self.settings.glyphs
         if joined is None or not readings:
             return readings

@@ -84,11 +84,12 @@ class SecondReaderModels:
         return with_numerals(detections, numerals, self.settings)
 
     def read(self, bgr: np.ndarray, readings: list[Reading]) -> list[tuple]:
-        """Each reading's (views, ink): its box's numeral probabilities
+        """Each reading's (views, ink, decides): its box's numeral probabilities
         (``SecondReading.numerals``) in the views read, the numeral as cut, and turned half a
         turn where that view does not read one clearly or reads one of a pair that is the other
-        turned (a 6, a 9); and its ink's colour probabilities (``InkColours``; None without
-        ink colours or where no ink shows), the inks named together, per photo."""
+        turned (a 6, a 9); its ink's colour probabilities (``InkColours``; None without ink
+        colours or where no ink shows), the inks named together, per photo; and whether the
+        views may decide the label (``fuse``; not a card index read only turned a quarter)."""
         if not readings:
             return []
         if self.settings.cut == "index":
@@ -110,12 +111,36 @@ class SecondReaderModels:
             views[k] = (first[k], p)
         inks = self.settings.inks
         colours = inks.name([ink for _crop, ink in cut]) if inks else [None] * len(cut)
-        return list(zip(views, colours, strict=True))
+        return [(v, colour, True) for v, colour in zip(views, colours, strict=True)]
 
     def _read_indices(self, bgr: np.ndarray, readings: list[Reading]) -> list[tuple]:
-        """Each reading's (views, None): the rank read at the top of its card index as cut and
-        at the bottom turned half a turn (the suit below the rank reads as no numeral)."""
-        crops = [view for r in readings for view in index_views(bgr, r.detection)]
+        """Each reading's (views, None, decides): the rank read at the top of its card index as
+        cut and at the bottom turned half a turn (the suit below the rank reads as no numeral);
+        where neither reads a rank in an about square box, the index turned a quarter, whose
+        rank only judges (a sideways 7 or 8 can read as a letter: it must not relabel a card)."""
+        views = self._ranks([view for r in readings for view in index_views(bgr, r.detection)])
+        read = [(views[2 * i], views[2 * i + 1]) for i in range(len(readings))]
+        decides = [True] * len(read)
+        # An index read nowhere in an about square box may have been cut a quarter turn off (a
+        # card lying near 45 degrees): it is cut again turned a quarter, and those views judge
+        # where they read a rank clearly.
+        unread = [
+            i
+            for i, (pair, r) in enumerate(zip(read, readings, strict=True))
+            if _clear(pair) < self.settings.agree and _squarish(r.detection.box)
+        ]
+        if unread:
+            quarter = [index_views(bgr, readings[i].detection, quarter=True) for i in unread]
+            again = self._ranks([view for pair in quarter for view in pair])
+            for n, i in enumerate(unread):
+                pair = (again[2 * n], again[2 * n + 1])
+                if _clear(pair) >= self.settings.agree:
+                    read[i], decides[i] = pair, False
+        return [(pair, None, may) for pair, may in zip(read, decides, strict=True)]
+
+    def _ranks(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Each crop's numeral probabilities (``SecondReading.numerals``), a spelling's (a
+        German B) counted for its numeral (J)."""
         texts = self.texts + tuple(text for text, _numeral in self.settings.spellings)
         read = self.recogniser.numerals(crops, texts, INDEX_CANVAS)
         count = len(self.texts)
@@ -123,21 +148,26 @@ class SecondReaderModels:
         numerals[:, count] = read[:, -1]  # none
         for k, (_text, numeral) in enumerate(self.settings.spellings):
             numerals[:, self.texts.index(numeral)] += read[:, count + k]
-        return [((numerals[2 * i], numerals[2 * i + 1]), None) for i in range(len(readings))]
+        return numerals
 
 
 INDEX_MARGIN = 0.15  # of the index box's sides, added round it before the rank is cut
 INDEX_TOP = 0.55  # the share of the index (rank over suit) the rank takes
 INDEX_HEIGHT = 96  # pixels the index is cut to, upright
+SQUARISH = 1.3  # a box no longer than this times its width may hold an index either way
 INDEX_CANVAS = 64  # the recogniser's canvas for a rank (one or two characters; 96: 1.5x work)
 
 
-def index_views(bgr: np.ndarray, detection: Detection) -> tuple[np.ndarray, np.ndarray]:
-    """A card index's rank, cut along the index's sides (``tile_angle``; portrait): the top of
-    the index as cut, and its bottom turned half a turn (the rank where the card lies the other
-    way up)."""
+def index_views(
+    bgr: np.ndarray, detection: Detection, quarter: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """A card index's rank, cut along the index's sides (``tile_angle``; portrait; ``quarter``:
+    turned a quarter more): the top of the index as cut, and its bottom turned half a turn (the
+    rank where the card lies the other way up)."""
     theta = tile_angle(bgr, detection.box)
     angle, w, h = cut_geometry(detection.box, theta)
+    if quarter:
+        angle += 90.0
     w, h = w * (1 + 2 * INDEX_MARGIN), h * (1 + 2 * INDEX_MARGIN)
     out_h = INDEX_HEIGHT
     out_w = max(8, round(out_h * w / max(h, 1.0)))
@@ -151,6 +181,19 @@ def index_views(bgr: np.ndarray, detection: Detection) -> tuple[np.ndarray, np.n
     )
     top = round(INDEX_TOP * out_h)
     return index[:top].copy(), index[::-1, ::-1][:top].copy()
+
+
+def _squarish(box) -> bool:
+    """Whether a box is about square (an index near 45 degrees), so that the way its index
+    lies (portrait or landscape) may have been taken a quarter turn wrong."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    return max(w, h) <= SQUARISH * max(min(w, h), 1e-9)
+
+
+def _clear(views) -> float:
+    """How surely the likelier of ``views`` reads some rank (its best numeral's probability)."""
+    return max(float(v[:-1].max()) for v in views)
 
 
 def _long(box: TextBox, shape: float) -> bool:
@@ -355,6 +398,7 @@ def fuse(
     ink: np.ndarray | None,
     settings: SecondReader,
     first_classes,
+    decides: bool = True,
 ) -> Reading:
     """``reading`` joined with the general recogniser's ``views`` (``SecondReaderModels.read``:
     in each, the probability of each numeral, the last of none) by a product of experts:
@@ -367,16 +411,18 @@ def fuse(
     the ink tells (``InkColours``); where given, it must name the second head's colour too for
     the readers to agree (but on a class printed without a numeral). It does not change the
     label: on the Original Rummikub photos (``rk5_``, warm light) it named colours worse than
-    the colour head (F1 0.750 -> 0.625 when joined as the values are)."""
+    the colour head (F1 0.750 -> 0.625 when joined as the values are). ``decides``: whether
+    the text may be the label where it disagrees (``SecondReader.text_decides``)."""
     columns = [first_classes.index(cls) for cls, _text in settings.numerals]
     blind = [first_classes.index(cls) for cls in settings.blind]
     numerals = min(views, key=lambda p: p[-1])
     support = numerals.copy()
-    twins_both_ways = False
+    twins_both_ways = conflict = False
     if len(views) == 2:
         a, b = views
         read_a, read_b = int(np.argmax(a[:-1])), int(np.argmax(b[:-1]))
-        if max(a[-1], b[-1]) < 0.5 and read_a != read_b:
+        conflict = max(a[-1], b[-1]) < 0.5 and read_a != read_b
+        if conflict:
             numerals = (a + b) / 2
             support = np.maximum(a, b)
             pair = {settings.numerals[read_a][1], settings.numerals[read_b][1]}
@@ -386,8 +432,11 @@ def fuse(
     mass = float(body.sum())
     own = int(np.argmax(body))
     if not settings.relabel:
-        judged = _vetoing(numerals, own, columns, blind, settings)
-        if settings.text_decides and judged.agreed is False and judged.other is not None:
+        # two views reading two numerals: the surer one judges, and cannot be the label
+        judging = max(views, key=lambda v: float(v[:-1].max())) if conflict else numerals
+        judged = _vetoing(judging, own, columns, blind, settings)
+        relabelled = settings.text_decides and decides and not conflict
+        if relabelled and judged.agreed is False and judged.other is not None:
             # the two ranks' probabilities swapped: the label is the text's, as confident as
             # the piece reader was of its own, which is offered first
             said = judged.other
