@@ -61,6 +61,7 @@ from vision.detector import Detection, OnnxDetector, file_sha256, open_session
 from vision.errors import RecogniserUnavailable, UnknownSet
 from vision.imageio import load_image
 from vision.kinds import settings_of
+from vision.labels import domino_label
 from vision.pips import disagrees as pips_disagree
 from vision.pips import domino_pips
 from vision.second import SecondReaderModels, fuse
@@ -338,7 +339,7 @@ class Recogniser:
         pieces = reading._pieces(readings, allowed, loaded)
         pieces = drop_repeats(pieces, s.repeat_overlap, any_label=s.repeat_any_label)
         pieces, melds = s.group(pieces)
-        pieces = reading._pips_judged(pieces, bgr, loaded.scale)
+        pieces = reading._pips_judged(pieces, bgr, loaded.scale, allowed)
         if s.turn_pairs:
             settle_turns(pieces, melds, s.heads, s.turn_pairs)
         result = {
@@ -373,7 +374,7 @@ class Recogniser:
         bgr, _whole, inverted = self._faces(loaded.bgr)
         readings = self._read(bgr, detections, self._reader_of(grey, inverted))
         pieces = self._pieces(readings, allowed, loaded, keep=True)
-        pieces = self._pips_judged(pieces, bgr, loaded.scale)
+        pieces = self._pips_judged(pieces, bgr, loaded.scale, allowed)
         return self._finish(pieces, inverted, grey)
 
     # ---------------------------------------------------------------------------- steps
@@ -527,21 +528,36 @@ class Recogniser:
             pieces.append(_entry(ranked, reading, loaded, s.heads))
         return pieces
 
-    def _pips_judged(self, pieces: list[Piece], bgr: np.ndarray, scale: float) -> list[Piece]:
+    def _pips_judged(
+        self,
+        pieces: list[Piece],
+        bgr: np.ndarray,
+        scale: float,
+        allowed: frozenset[str] | None = None,
+    ) -> list[Piece]:
         """``pieces`` with each domino whose pips, counted on ``bgr`` (the photo as decoded,
         ``scale`` times the displayed one), clearly contradict its label marked as not agreed:
-        never sure (``PipCheck``)."""
-        check = self.settings.pip_check
+        never sure (``PipCheck``); where both halves were counted, that domino (in ``allowed``,
+        the set's labels, if given) is offered first among the alternatives."""
+        s = self.settings
+        check = s.pip_check
         if check is None:
             return pieces
         judged = []
         for piece in pieces:
-            if piece.agreed is not False and piece.label not in self.settings.never_sure:
+            if piece.agreed is not False and piece.label not in s.never_sure:
                 box = [v / scale for v in piece.bbox]
                 rotated = moved_rotated(piece.rotated, 0.0, 0.0, scale)
                 counts = domino_pips(bgr, box, rotated, check)
                 if pips_disagree(piece.label, counts):
                     piece = replace(piece, agreed=False)
+                    top, bottom = counts
+                    counted = None if top is None or bottom is None else domino_label(top, bottom)
+                    offered = counted is not None and (allowed is None or counted in allowed)
+                    if offered and piece.first is not None and piece.second is not None:
+                        ranked = s.heads.rank(piece.first, piece.second)
+                        ranked = [item for item in ranked if allowed is None or item[0] in allowed]
+                        piece = _relabel(replace(piece, other=counted), ranked)
             judged.append(piece)
         return judged
 

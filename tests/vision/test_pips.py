@@ -107,3 +107,21 @@ def test_a_label_the_pips_contradict_is_never_sure(dominoes) -> None:
     sessions = (dominoes.detector, dominoes.reader)
     unjudged = Recogniser(replace(DOMINOES, pip_check=None), sessions=sessions)
     assert unjudged._pips_judged([misread], photo, 1.0)[0].agreed is None
+
+
+def test_a_domino_counted_otherwise_is_offered_first(dominoes) -> None:
+    photo, box = _photo((4, 8), seed=8)
+    centre, (w, h), _angle = box
+    bbox = [centre[0] - w / 2, centre[1] - h / 2, centre[0] + w / 2, centre[1] + h / 2]
+    counts = DOMINOES.heads.first
+    smaller, larger = np.full(len(counts) + 1, 0.001), np.full(len(counts), 0.001)  # + "none"
+    smaller[counts.index("4")], larger[counts.index("7")], larger[counts.index("9")] = 0.9, 0.8, 0.1
+    ranked = DOMINOES.heads.rank(smaller, larger)
+    read = Piece(label=ranked[0][0], bbox=bbox, rotated=box, first=smaller, second=larger)
+    read = replace(read, alternatives=[[label, p] for label, p in ranked[1:3]])
+    assert read.label == "4-7" and read.alternatives[0][0] == "4-9"
+    [judged] = dominoes._pips_judged([read], photo, 1.0)
+    assert judged.label == "4-7" and judged.agreed is False
+    assert judged.alternatives[0][0] == "4-8"  # the count's domino, however unlikely to the reader
+    [in_set] = dominoes._pips_judged([read], photo, 1.0, allowed=frozenset({"4-7", "4-9"}))
+    assert in_set.agreed is False and in_set.alternatives == read.alternatives
