@@ -203,8 +203,8 @@ class SecondReader:
 @dataclass(frozen=True)
 class PipCheck:
     """A domino's pips counted on each half (``vision.pips``) to judge the reader's label
-    (``KindSettings.pip_check``): a half counted clearly otherwise makes it unsure. The shares
-    are of the upright cut's width (lines) or area (marks)."""
+    (``KindSettings.pip_check``): a half counted clearly otherwise makes it unsure. Each share
+    is of what its comment names: the cut, the box in it (the face), or the domino's pip."""
 
     width: int = 64  # the cut's width in pixels (its height twice that)
     # the box cut with this share of its short side round it (pips past a box cut short show)
