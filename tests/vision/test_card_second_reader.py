@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
+from text_readings import text_reading
 
 from benchmarks.cards_closeups import closeup_hands
 from datasets.cards_synth import render_test_layout
@@ -43,13 +44,7 @@ def test_letters_are_characters_of_a_numeral_too() -> None:
 
 
 def _numerals(read: str | None, p: float = 0.95) -> np.ndarray:
-    texts = [t for _c, t in SECOND.numerals]
-    out = np.zeros(len(texts) + 1)
-    if read is None:
-        out[-1] = 1.0
-    else:
-        out[texts.index(read)], out[-1] = p, 1.0 - p
-    return out
+    return text_reading(SECOND, read, p)
 
 
 def test_a_rank_read_clearly_judges_the_card_readers_label() -> None:

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
+from text_readings import text_reading
 
 from vision.detector import Detection
 from vision.inks import InkColours
@@ -158,14 +159,7 @@ def reading(value: str, colour: str, p: float = 0.9) -> Reading:
 
 
 def text_says(numeral: str | None, p: float = 0.95) -> np.ndarray:
-    texts = [text for _cls, text in SECOND.numerals]
-    out = np.zeros(len(texts) + 1)
-    if numeral is None:
-        out[-1] = 1.0
-    else:
-        out[texts.index(numeral)] = p
-        out[-1] = 1 - p
-    return out
+    return text_reading(SECOND, numeral, p)
 
 
 def test_a_clear_numeral_outvotes_a_confident_joker() -> None:
