@@ -162,7 +162,8 @@ def count_pips(
     ys, xs = np.nonzero(line * middle[:, None])
     # the line as it lies (a domino cut a little askew): row = slope * column + offset
     slope, offset = np.polyfit(xs, ys, 1) if np.ptp(xs) > 0 else (0.0, float(ys.mean()))
-    pips = cv2.subtract(holes, cv2.dilate(line, np.ones((3, 1), np.uint8)))
+    bar = cv2.dilate(line, np.ones((3, 1), np.uint8))  # the line and a pixel above and below
+    pips = cv2.subtract(holes, bar)
     pips = cv2.morphologyEx(pips, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     count, _labels, stats, centres = cv2.connectedComponentsWithStats(pips)
     face = short * long
@@ -179,7 +180,7 @@ def count_pips(
     # pips the box cuts or leaves out (a box shorter or narrower than its domino): round marks
     # of a pip's size that are no holes of its face, beside the box or past its ends, spoil
     # their half (a neighbour's pips there too: its half is left uncounted)
-    loose = cv2.subtract(mask, cv2.bitwise_or(holes, cv2.dilate(line, np.ones((3, 1), np.uint8))))
+    loose = cv2.subtract(mask, cv2.bitwise_or(holes, bar))
     count, _labels, stats, centres = cv2.connectedComponentsWithStats(loose)
     reach = check.reach * np.sqrt(typical)
     for k in range(1, count):
