@@ -142,3 +142,22 @@ def test_turns_replace_the_conditions(capsys):
         main(["--turns", "0,45", "--only", "greyscale"])
     err = capsys.readouterr().err
     assert "greyscale" in err and "turned 0 degrees, turned 45 degrees" in err
+
+
+def test_the_tile_sure_errors_are_told_apart_by_kind():
+    from benchmarks.tiles_sure_errors import error_kind
+
+    assert error_kind("red-9", "red-6") == "6 and 9 swapped"
+    assert error_kind("blue-3", "blue-13") == "leading 1 lost"
+    assert error_kind("blue-2", "blue-7") == "value"
+    assert error_kind("black-10", "blue-10") == "colour"
+    assert error_kind("blue-1", None) == "took no tile"
+
+
+def test_every_tile_family_renders_a_scene_with_its_partly_shown_tiles():
+    from benchmarks.tiles_sure_errors import families
+
+    for name, render in families().items():
+        image, truth = render(7)
+        assert image.ndim == 3 and truth, name
+        assert all(len(boxes) == 1 and len(boxes[0]) == 4 for _label, boxes in truth), name
