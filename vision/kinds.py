@@ -61,6 +61,8 @@ TILES = KindSettings(
     looks=Looks(angle="edges"),
     drop_boxes=tiles.drop_boxes,
     none_drop=0.5,  # a box whose crop reads "not a tile face" this surely is dropped
+    # a tile read whole and again on a box over part of it (a 13, and a 3): neither is sure
+    repeat_doubted=0.8,
     report_floor=0.3,  # chosen on synthetic validation and the trained-on real photos
     group=tiles.group,
     # The sure rule (docs/choices/vision.md, "The sure flag"), for the shipped tile models:

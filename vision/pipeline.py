@@ -32,7 +32,9 @@ this module is the top of that chain (settings -> per-kind hooks -> kinds -> rec
    the set contains, and its probability stays the one among all labels.
    ``confidence`` = that probability x detector score^(1/4); ``alternatives`` are the next
    ``MAX_ALTERNATIVES`` labels with probability >= ``ALTERNATIVE_FLOOR``.
-5. **Once per piece** (``drop_repeats``): one piece found on two boxes is reported once.
+5. **Once per piece** (``drop_repeats``): one piece found on two boxes is reported once; with
+   ``repeat_doubted``, two readings of different labels on one place are neither sure
+   (``doubt_repeats``).
 6. **Group** (``KindSettings.group``): pieces into melds (rows, chains, hands); cards first
    merge the corner indices of one card into that card.
 7. **Sure**: every piece gets ``"sure": score >= sure_threshold``, its score named by
@@ -88,6 +90,7 @@ from vision.settings import (
 from vision.twostage import (
     DetectorPasses,
     Reading,
+    doubt_repeats,
     drop_repeats,
     moved_rotated,
     read_boxes,
@@ -338,6 +341,8 @@ class Recogniser:
         s = reading.settings
         pieces = reading._pieces(readings, allowed, loaded)
         pieces = drop_repeats(pieces, s.repeat_overlap, any_label=s.repeat_any_label)
+        if s.repeat_doubted is not None:
+            pieces = doubt_repeats(pieces, s.repeat_doubted)
         pieces, melds = s.group(pieces)
         pieces = reading._pips_judged(pieces, bgr, loaded.scale, allowed)
         if s.turn_pairs:

@@ -10,8 +10,10 @@ Its settings (``SecondReader``) are per kind, in ``vision.kinds``; this module k
 
 - **Finding** (``with_numerals``): the text detector's long lines (a row of touching tiles on a
   rack, which the piece detector boxes as one piece or not at all) are split into numerals
-  (``vision.numerals``); a numeral no box holds becomes a box of its own, and a box holding two
-  numerals far apart (two tiles boxed as one) is replaced by one box per numeral.
+  (``vision.numerals``); a numeral no box holds becomes a box of its own, a "1" and the digit
+  after it that one tile-shaped box holds are one numeral (a printing whose digits stand
+  apart), and a box holding two numerals far apart (two tiles boxed as one) is replaced by one
+  box per numeral.
 - **Reading** (``read_numerals``): each box's numeral cut from the face (its ink's extent), read
   as cut and turned half a turn; the view that reads a numeral more surely is kept.
 - **Fusion** (``fuse``): a product of the two readers' probabilities, the piece reader's
@@ -39,6 +41,7 @@ from vision.numerals import (
     find_numerals,
     ink_mask,
     ink_only,
+    photo_rect,
     rect_box,
     upright_cut,
 )
@@ -245,10 +248,9 @@ def with_numerals(detections: list[Detection], numerals, settings: SecondReader)
     far off its middle (a box astride two tiles) is replaced by the tiles around its numerals
     (``numeral_tile``), and so is a numeral no box holds."""
     numerals = [n for n in numerals if _tall_enough(n, detections, settings.least_share)]
-    holders: dict[int, list[int]] = {}
-    for n, numeral in enumerate(numerals):
-        for i in _holding(numeral, detections):
-            holders.setdefault(i, []).append(n)
+    texts = {text for _cls, text in settings.numerals}
+    numerals = _one_tile_pairs(numerals, _holders(numerals, detections), detections, texts)
+    holders = _holders(numerals, detections)
     share, aspect = tile_shape(detections, numerals, holders, settings)
     replaced = set()
     for i, held in holders.items():
@@ -276,12 +278,94 @@ def with_numerals(detections: list[Detection], numerals, settings: SecondReader)
     return kept
 
 
+def _holders(numerals, detections: list[Detection]) -> dict[int, list[int]]:
+    """Each box's numerals: box index -> the indices of the numerals it holds."""
+    holders: dict[int, list[int]] = {}
+    for n, numeral in enumerate(numerals):
+        for i in _holding(numeral, detections):
+            holders.setdefault(i, []).append(n)
+    return holders
+
+
+# Two numerals of one line are one tile's two digits when their middles lie closer than this
+# many of their heights (a tile is wider than its numeral is tall: two tiles' digits lie a
+# tile's width apart), and the box holding both is shaped like one tile (along the line at most
+# ``ONE_TILE_ASPECT`` times as long as across) or holds them closer than ``ONE_TILE_SHARE`` of
+# its length (two tiles boxed as one hold theirs half its length apart)
+ONE_TILE_HEIGHTS = 1.25
+ONE_TILE_ASPECT = 1.1
+ONE_TILE_SHARE = 0.4
+
+
+def _one_tile_pairs(
+    numerals: list[Numeral], holders: dict[int, list[int]], detections: list[Detection], texts
+) -> list[Numeral]:
+    """``numerals`` with each "1" and the digit after it on its line joined into one numeral
+    ("11", "13") where one box holds both, too close to lie on two tiles: a printing whose
+    digits stand apart reads as two numerals on its line (two tiles of 1, sure)."""
+    joined: dict[int, Numeral] = {}
+    dropped: set[int] = set()
+    for i, held in holders.items():
+        box = detections[i]
+        for a in held:
+            for b in held:
+                first, second = numerals[a], numerals[b]
+                if a == b or {a, b} & (dropped | set(joined)) or first.text != "1":
+                    continue
+                if first.text + second.text not in texts or first.rect[2] != second.rect[2]:
+                    continue
+                (x1, y1), (x2, y2) = first.rect[0], second.rect[0]
+                matrix = cv2.getRotationMatrix2D((x1, y1), first.rect[2], 1.0)
+                (u1, v1), (u2, v2) = cv2.transform(
+                    np.array([[[x1, y1], [x2, y2]]], np.float32), matrix
+                )[0]
+                apart = float(u2 - u1)  # along the line, read the way up
+                height = max(first.height, second.height)
+                along, across = _sides_along(box, first.rect[2])
+                one_tile = along <= ONE_TILE_ASPECT * across or apart < ONE_TILE_SHARE * along
+                close = one_tile and 0 < apart < ONE_TILE_HEIGHTS * height
+                if close and abs(float(v2 - v1)) < 0.5 * height:
+                    joined[a] = _joined(first, second, matrix)
+                    dropped.add(b)
+    return [joined.get(n, numeral) for n, numeral in enumerate(numerals) if n not in dropped]
+
+
+def _sides_along(detection: Detection, angle: float) -> tuple[float, float]:
+    """A box's extents along a line at ``angle`` and across it (its rotated box's sides)."""
+    if detection.rotated is None:
+        x1, y1, x2, y2 = detection.box
+        (w, h), box_angle = (x2 - x1, y2 - y1), 0.0
+    else:
+        (w, h), box_angle = detection.rotated[1], detection.rotated[2]
+    turned = abs((angle - box_angle + 90) % 180 - 90)  # 0 .. 90 degrees
+    return (float(w), float(h)) if turned < 45 else (float(h), float(w))
+
+
+def _joined(first: Numeral, second: Numeral, matrix: np.ndarray) -> Numeral:
+    """One numeral of two on a line (``matrix``: the photo stood upright along it)."""
+    corners = np.concatenate([cv2.boxPoints(first.rect), cv2.boxPoints(second.rect)])
+    upright = cv2.transform(corners[None].astype(np.float32), matrix)[0]
+    (x1, y1), (x2, y2) = upright.min(axis=0), upright.max(axis=0)
+    rect = photo_rect(matrix, (x1, y1, x2, y2), first.rect[2])
+    way_up = first.way_up_read and second.way_up_read
+    return Numeral(rect, first.text + second.text, first.line_score, way_up)
+
+
 def _holding(numeral, detections: list[Detection]) -> list[int]:
-    cx, cy = numeral.rect[0]
-    return [
+    """The boxes a numeral's middle lies in: in their rotated boxes (the extents of two tiles
+    lying askew side by side on a table hold each other's numerals), or where it lies in none,
+    in their extents (a box astride two tiles of a rack holds half of the other one)."""
+    x, y = (float(v) for v in numeral.rect[0])
+    held = [
         i
         for i, d in enumerate(detections)
-        if d.box[0] <= cx <= d.box[2] and d.box[1] <= cy <= d.box[3]
+        if d.rotated is not None
+        and cv2.pointPolygonTest(cv2.boxPoints(d.rotated).astype(np.float32), (x, y), False) >= 0
+    ]
+    return held or [
+        i
+        for i, d in enumerate(detections)
+        if d.box[0] <= x <= d.box[2] and d.box[1] <= y <= d.box[3]
     ]
 
 

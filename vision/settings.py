@@ -525,6 +525,9 @@ class KindSettings:
     label_floors: tuple[tuple[str, float], ...] = ()
     repeat_overlap: float = 0.5  # ``drop_repeats``
     repeat_any_label: bool = False
+    # two pieces of different labels sharing more than this of the smaller box are never sure
+    # (``doubt_repeats``; None: no such rule)
+    repeat_doubted: float | None = None
     # Label sets (``set_name``): name -> the labels the set contains.
     sets: tuple[tuple[str, frozenset[str]], ...] = ()
     # Sets read by a reader of their own (name -> ``SetReader``); the others by ``reader_file``.

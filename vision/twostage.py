@@ -6,6 +6,7 @@ full-resolution photo, as is and turned half a turn (averaged), with more looks 
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, replace
 
@@ -440,6 +441,17 @@ def drop_repeats(pieces: list[Piece], overlap: float = 0.5, any_label: bool = Fa
         ):
             kept.append(i)
     return [pieces[i] for i in sorted(kept)]
+
+
+def doubt_repeats(pieces: list[Piece], overlap: float) -> list[Piece]:
+    """``pieces`` with every two of different labels whose boxes share more than ``overlap`` of
+    the smaller marked not agreed (never sure): one tile read twice, whole and in part (a 13,
+    and a 3 on a box over its right half), is not two tiles; both stay, and the page asks."""
+    doubted: set[int] = set()
+    for i, j in itertools.combinations(range(len(pieces)), 2):
+        if pieces[i].label != pieces[j].label and _shared_piece(pieces[i], pieces[j]) > overlap:
+            doubted |= {i, j}
+    return [replace(p, agreed=False) if i in doubted else p for i, p in enumerate(pieces)]
 
 
 def _shared_piece(a: Piece, b: Piece) -> float:

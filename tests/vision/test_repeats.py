@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from vision.settings import Piece
-from vision.twostage import drop_repeats
+from vision.twostage import doubt_repeats, drop_repeats
 
 
 def _piece(label, box, confidence):
@@ -34,6 +34,22 @@ def test_different_labels_on_overlapping_boxes_are_kept():
 def test_with_any_label_one_place_is_one_piece_read_the_surer_way():
     pieces = [_piece("AH", [186, 254, 229, 292], 0.84), _piece("JK", [173, 252, 232, 290], 0.66)]
     assert drop_repeats(pieces, 0.5, any_label=True) == [pieces[0]]
+
+
+def test_a_tile_read_whole_and_on_a_box_over_its_right_half_is_sure_neither_way():
+    """Rendered held-out rack: a blue 13 boxed whole and again over its 3 (read 3, sure)."""
+    whole = replace(_piece("blue-13", [593, 332, 688, 398], 0.6), agreed=True)
+    part = replace(_piece("blue-3", [621, 327, 692, 392], 0.9), agreed=True)
+    beside = replace(_piece("blue-2", [690, 330, 745, 395], 0.9), agreed=True)
+    doubted = doubt_repeats([whole, part, beside], 0.8)
+    assert [p.agreed for p in doubted] == [False, False, True]
+    assert [p.label for p in doubted] == ["blue-13", "blue-3", "blue-2"]
+
+
+def test_a_tile_of_an_upper_tier_hiding_part_of_the_lower_one_leaves_both_as_read():
+    upper = replace(_piece("red-4", [100, 100, 160, 180], 0.9), agreed=True)
+    lower = replace(_piece("black-9", [100, 150, 160, 230], 0.9), agreed=True)
+    assert doubt_repeats([upper, lower], 0.8) == [upper, lower]
 
 
 def _domino(label, cx, cy, angle, confidence, length=120.0):

@@ -348,6 +348,46 @@ def test_a_box_astride_two_tiles_gives_way_to_the_tiles_round_their_numerals() -
     assert all(d.numeral is not None for d in tiles)
 
 
+def test_a_tiles_two_digits_standing_apart_are_one_numeral_not_two_tiles() -> None:
+    """A printing whose 11 stands its digits apart: the line splits it into two 1s, which one
+    box holds too close to lie on two tiles (rendered racks: two sure blue 1s for a blue 11)."""
+    tile = Detection((722.0, 321.0, 776.0, 380.0), 0.87, 0, rotated=((749, 350), (52, 57), -2))
+    ones = [
+        Numeral(((742.0, 348.0), (5.0, 17.0), 0.0), "1", 0.8, False),
+        Numeral(((756.0, 346.0), (6.0, 16.0), 0.0), "1", 0.8, False),
+    ]
+    (kept,) = with_numerals([tile], ones, SECOND)
+    assert kept.box == tile.box
+    assert kept.numeral is not None
+    (cx, cy), (w, h), _angle = kept.numeral
+    assert cx == pytest.approx(749, abs=1) and cy == pytest.approx(347, abs=1.5)
+    assert w == pytest.approx(19.5, abs=0.5) and h == pytest.approx(18.5, abs=0.5)
+
+
+def test_two_tiles_lying_askew_side_by_side_keep_their_own_boxes() -> None:
+    """Rendered table: the extents of two tiles at 27 and 35 degrees each held the other's
+    numeral, and both boxes gave way to boxes round the numerals, half a tile wide."""
+    fifteen = Detection((191.0, 326.0, 289.0, 423.0), 0.83, 0, rotated=((240, 374), (73, 72), 27))
+    twelve = Detection((233.0, 359.0, 333.0, 458.0), 0.77, 0, rotated=((283, 409), (73, 70), 35))
+    numerals = [
+        Numeral(((279.0, 408.0), (26.0, 21.0), 218.0), "12", 0.9),
+        Numeral(((236.0, 375.0), (27.0, 23.0), 218.0), "15", 0.9),
+    ]
+    kept = with_numerals([fifteen, twelve], numerals, SECOND)
+    assert [d.box for d in kept] == [fifteen.box, twelve.box]
+    assert [d.numeral for d in kept] == [numerals[1].rect, numerals[0].rect]
+
+
+def test_a_1_and_a_3_half_a_box_apart_are_two_tiles_boxed_as_one() -> None:
+    box = Detection((100.0, 100.0, 220.0, 180.0), 0.9, 0)
+    numerals = [
+        Numeral(((130.0, 140.0), (20.0, 40.0), 0.0), "1", 0.8),
+        Numeral(((190.0, 140.0), (26.0, 40.0), 0.0), "3", 0.8),
+    ]
+    tiles = with_numerals([box], numerals, SECOND)
+    assert sorted(round((d.box[0] + d.box[2]) / 2) for d in tiles) == [130, 190]
+
+
 @pytest.mark.skipif(not FONT.is_file(), reason="needs Debian's fonts-dejavu-core (setup.sh)")
 def test_a_row_upside_down_is_read_the_way_its_digits_read_best(recogniser) -> None:
     row = np.full((300, 900, 3), (60, 90, 140), np.uint8)
