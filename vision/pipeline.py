@@ -34,7 +34,9 @@ this module is the top of that chain (settings -> per-kind hooks -> kinds -> rec
    ``MAX_ALTERNATIVES`` labels with probability >= ``ALTERNATIVE_FLOOR``.
 5. **Once per piece** (``drop_repeats``): one piece found on two boxes is reported once; with
    ``repeat_doubted``, two readings of different labels on one place are neither sure
-   (``doubt_repeats``).
+   (``doubt_repeats``). After grouping, a 6 or a 9 is settled by its meld's way up
+   (``settle_turns``); a lone one turned against most of the photo is never sure
+   (``doubt_lone_turns``).
 6. **Group** (``KindSettings.group``): pieces into melds (rows, chains, hands); cards first
    merge the corner indices of one card into that card.
 7. **Sure**: every piece gets ``"sure": score >= sure_threshold``, its score named by
@@ -347,6 +349,7 @@ class Recogniser:
         pieces = reading._pips_judged(pieces, bgr, loaded.scale, allowed)
         if s.turn_pairs:
             settle_turns(pieces, melds, s.heads, s.turn_pairs)
+            pieces = doubt_lone_turns(pieces, melds, s.turn_pairs)
         result = {
             "kind": self.kind,
             "pieces": reading._finish(pieces, inverted, grey),
@@ -733,6 +736,36 @@ def settle_turns(
                 first[ia], first[ib] = (mass * x / (for_a + for_b) for x in (for_a, for_b))
             assert piece.second is not None  # read by the kind's reader
             pieces[i] = _relabel(piece, heads.rank(first, piece.second))
+
+
+# A lone 6 or 9 whose turn head finds it another way up than this share of the photo's other
+# pieces is never sure (``doubt_lone_turns``)
+LONE_TURN_MAJORITY = 0.8
+
+
+def doubt_lone_turns(
+    pieces: list[Piece], melds: list[list[int]], pairs: tuple[tuple[str, str], ...]
+) -> list[Piece]:
+    """``pieces`` with each piece of a turn pair (a 6, a 9) that no meld's other pieces settle
+    (alone, and its way up not read on a text line) marked not agreed, never sure, where its
+    turn head finds it another way up than most of the photo's pieces (``LONE_TURN_MAJORITY``):
+    on a rack every tile stands one way, and a lone 6 whose turn head took it for upside down
+    reads as a 9, sure, by both readers (the general recogniser reads a 6 one way, a 9 the
+    other)."""
+    paired = {label for pair in pairs for label in pair}
+    witnessed = {i for meld in melds if len(meld) > 1 for i in meld}
+    ways = [None if p.turns is None else int(np.argmax(p.turns.sum(0))) for p in pieces]
+    doubted = []
+    for i, piece in enumerate(pieces):
+        value = piece.label.rsplit("-", 1)[-1]
+        if value not in paired or i in witnessed or piece.settled or ways[i] is None:
+            continue
+        others = [w for k, w in enumerate(ways) if k != i and w is not None]
+        if others:
+            most = max(set(others), key=others.count)
+            if most != ways[i] and others.count(most) >= LONE_TURN_MAJORITY * len(others):
+                doubted.append(i)
+    return [replace(p, agreed=False) if i in doubted else p for i, p in enumerate(pieces)]
 
 
 def _view_probabilities(label: str, reading: Reading, heads: Heads) -> tuple[float, ...]:

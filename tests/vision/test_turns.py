@@ -7,7 +7,7 @@ import numpy as np
 from vision.crops import cut_quadrant
 from vision.detector import Detection
 from vision.kinds import TILES
-from vision.pipeline import settle_turns
+from vision.pipeline import doubt_lone_turns, settle_turns
 from vision.settings import Piece, confidence
 from vision.twostage import Views, _reading
 
@@ -91,3 +91,27 @@ def test_a_marked_nine_keeps_its_own_way_up_beside_a_tile_lying_the_other_way() 
     pieces = [neighbour, marked]
     settle_turns(pieces, [[0, 1]], TILES.heads, TILES.turn_pairs)
     assert pieces[1].label == "red-9"
+
+
+def test_a_lone_9_its_turn_head_finds_upside_down_on_a_rack_of_upright_tiles_is_never_sure():
+    """Rendered racks: a lone upright 6 the turn head took for upside down read as a 9, and
+    the general recogniser read a 6 one way and a 9 the other: sure, wrong."""
+    upright = [reading_of({(SEVEN, 0): 0.95}, {SEVEN: 0.95}) for _ in range(5)]
+    lone = reading_of({(NINE, 2): 0.9}, {NINE: 0.92})
+    pairs = TILES.turn_pairs
+    pieces = [*upright, lone]
+    melds = [[0, 1, 2], [3, 4], [5]]
+    doubted = doubt_lone_turns(pieces, melds, pairs)
+    assert [p.agreed for p in doubted] == [None] * 5 + [False]
+    assert doubted[5].label == lone.label  # judged only, never relabelled
+    # in a meld its other tiles settle it; upright like the rest, it stands
+    assert doubt_lone_turns(pieces, [[0, 1, 2], [3, 4, 5]], pairs) == pieces
+    upright_nine = reading_of({(NINE, 0): 0.9}, {NINE: 0.92})
+    assert doubt_lone_turns([*upright, upright_nine], melds, pairs)[5].agreed is None
+
+
+def test_a_lone_9_on_a_table_whose_tiles_face_every_way_is_left_as_read():
+    facing = [reading_of({(SEVEN, q): 0.95}, {SEVEN: 0.95}) for q in (0, 0, 2, 2, 1)]
+    lone = reading_of({(NINE, 2): 0.9}, {NINE: 0.92})
+    pieces = [*facing, lone]
+    assert doubt_lone_turns(pieces, [[0, 1], [2, 3], [4], [5]], TILES.turn_pairs) == pieces
