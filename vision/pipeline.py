@@ -746,14 +746,19 @@ LONE_TURN_MAJORITY = 0.8
 def doubt_lone_turns(
     pieces: list[Piece], melds: list[list[int]], pairs: tuple[tuple[str, str], ...]
 ) -> list[Piece]:
-    """``pieces`` with each piece of a turn pair (a 6, a 9) that no meld's other pieces settle
-    (alone, and its way up not read on a text line) marked not agreed, never sure, where its
+    """``pieces`` with each piece of a turn pair (a 6, a 9) that its meld does not settle (in
+    it fewer than two other pieces with a turn head, not a 6 or 9 themselves; and its way up
+    not read on a text line) marked not agreed, never sure, where its
     turn head finds it another way up than most of the photo's pieces (``LONE_TURN_MAJORITY``):
     on a rack every tile stands one way, and a lone 6 whose turn head took it for upside down
     reads as a 9, sure, by both readers (the general recogniser reads a 6 one way, a 9 the
     other)."""
     paired = {label for pair in pairs for label in pair}
-    witnessed = {i for meld in melds if len(meld) > 1 for i in meld}
+
+    def witness(k: int) -> bool:  # another 6 or 9 cannot witness: it is as much in doubt
+        return pieces[k].turns is not None and pieces[k].label.rsplit("-", 1)[-1] not in paired
+
+    witnessed = {i for meld in melds for i in meld if sum(witness(k) for k in meld if k != i) >= 2}
     ways = [None if p.turns is None else int(np.argmax(p.turns.sum(0))) for p in pieces]
     doubted = []
     for i, piece in enumerate(pieces):

@@ -557,6 +557,14 @@ def fuse(
             and _unmistakable(settings.numerals[said][1], settings, reading.detection)
         )
         agreed = (own == value or alone) and backed >= settings.agree
+        if twins_both_ways and not reading.detection.numeral_way_up:
+            # a 6 read one way and a 9 the other back either label; but where the piece
+            # reader's turn head is sure of the way up, the view that way reads the label's
+            # twin (an upright 6 the piece reader took for an upright 9 reads "6" as cut)
+            up, down = _way_up(reading.turns)
+            facing = views[0] if up >= down else views[1]
+            read_facing = columns[int(np.argmax(facing[:-1]))]
+            agreed = agreed and (max(up, down) < settings.twin_way_up or read_facing == value)
     first[:-1] = fused
     if ink is not None and value not in blind:
         colour = int(np.argmax(reading.second))

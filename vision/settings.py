@@ -169,6 +169,9 @@ class SecondReader:
     upright: float = 0.95
     # a view reading no numeral more than this is read turned half a turn too
     clear: float = 0.2
+    # a 6 or a 9 read both ways: where the turn head finds a way up this surely, the view
+    # that way must read the label (``fuse``)
+    twin_way_up: float = 0.8
     # the piece reader's probabilities are raised to this power before they are multiplied by
     # the general recogniser's (it learned the printings it reads; tempered, a confident
     # misreading of a printing it never saw does not outvote a clear numeral)

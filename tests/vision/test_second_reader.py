@@ -233,6 +233,23 @@ def test_a_six_and_a_nine_read_both_ways_do_not_count_the_way_up_twice() -> None
     assert share == pytest.approx(own, abs=0.02)
 
 
+def test_a_nine_its_turn_head_finds_upright_whose_text_reads_six_upright_is_not_agreed() -> None:
+    """Rendered racks: an upright 6 the piece reader read as an upright 9, sure; the text read
+    "6" as cut and "9" turned. The view the turn head finds upright reads the twin."""
+    nine = reading("9", "orange", 0.92)
+    views = (text_says("6", 0.99), text_says("9", 0.99))
+    turns = np.zeros((len(TILE_VALUES) + 1, 4))
+    turns[TILE_VALUES.index("9"), 0] = 0.95
+    turns[TILE_VALUES.index("9"), 2] = 0.05
+    fused = fuse(replace(nine, turns=turns), views, None, SECOND, TILE_VALUES)
+    assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "9"  # judged, not relabelled
+    assert not fused.second_reading.agreed
+    undecided = turns.copy()
+    undecided[TILE_VALUES.index("9")] = [0.5, 0.0, 0.5, 0.0]
+    fused = fuse(replace(nine, turns=undecided), views, None, SECOND, TILE_VALUES)
+    assert fused.second_reading.agreed  # no way up found: the rule below the pair's stands
+
+
 def test_a_thirteen_read_as_three_does_not_outvote_a_piece_reader_sure_of_it() -> None:
     fused = fuse(reading("13", "orange", 0.95), (text_says("3", 0.9),), None, SECOND, TILE_VALUES)
     assert TILE_VALUES[int(np.argmax(fused.first[:-1]))] == "13"

@@ -115,3 +115,12 @@ def test_a_lone_9_on_a_table_whose_tiles_face_every_way_is_left_as_read():
     lone = reading_of({(NINE, 2): 0.9}, {NINE: 0.92})
     pieces = [*facing, lone]
     assert doubt_lone_turns(pieces, [[0, 1], [2, 3], [4], [5]], TILES.turn_pairs) == pieces
+
+
+def test_a_6_and_a_9_alone_in_a_meld_do_not_settle_each_other():
+    upright = [reading_of({(SEVEN, 0): 0.95}, {SEVEN: 0.95}) for _ in range(5)]
+    six = reading_of({(SIX, 0): 0.9}, {SIX: 0.92})
+    turned_nine = reading_of({(NINE, 2): 0.9}, {NINE: 0.92})
+    pieces = [*upright, six, turned_nine]
+    doubted = doubt_lone_turns(pieces, [[0, 1, 2], [3, 4], [5, 6]], TILES.turn_pairs)
+    assert [p.agreed for p in doubted[5:]] == [None, False]
