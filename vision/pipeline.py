@@ -34,11 +34,11 @@ this module is the top of that chain (settings -> per-kind hooks -> kinds -> rec
    ``MAX_ALTERNATIVES`` labels with probability >= ``ALTERNATIVE_FLOOR``.
 5. **Once per piece** (``drop_repeats``): one piece found on two boxes is reported once; with
    ``repeat_doubted``, two readings of different labels on one place are neither sure
-   (``doubt_repeats``). After grouping, a 6 or a 9 is settled by its meld's way up
-   (``settle_turns``); a lone one turned against most of the photo is never sure
-   (``doubt_lone_turns``).
+   (``doubt_repeats``).
 6. **Group** (``KindSettings.group``): pieces into melds (rows, chains, hands); cards first
-   merge the corner indices of one card into that card.
+   merge the corner indices of one card into that card. With ``turn_pairs``, a 6 or a 9 is
+   then settled by its meld's way up (``settle_turns``), and one its meld does not settle,
+   turned against most of the photo, is never sure (``doubt_lone_turns``).
 7. **Sure**: every piece gets ``"sure": score >= sure_threshold``, its score named by
    ``sure_score`` (``SURENESS``; a set reader's own where it names one; never for a label of
    ``never_sure``); the threshold is chosen by ``meldcam calibrate`` (``training/calibrate.py``)
@@ -747,12 +747,11 @@ def doubt_lone_turns(
     pieces: list[Piece], melds: list[list[int]], pairs: tuple[tuple[str, str], ...]
 ) -> list[Piece]:
     """``pieces`` with each piece of a turn pair (a 6, a 9) that its meld does not settle (in
-    it fewer than two other pieces with a turn head, not a 6 or 9 themselves; and its way up
-    not read on a text line) marked not agreed, never sure, where its
-    turn head finds it another way up than most of the photo's pieces (``LONE_TURN_MAJORITY``):
-    on a rack every tile stands one way, and a lone 6 whose turn head took it for upside down
-    reads as a 9, sure, by both readers (the general recogniser reads a 6 one way, a 9 the
-    other)."""
+    it fewer than two other pieces with a turn head, not 6s or 9s themselves; and its way up
+    not read on a text line) marked not agreed, never sure, where its turn head finds it
+    another way up than most of the photo's pieces (``LONE_TURN_MAJORITY``): on a rack every
+    tile stands one way, and a lone 6 whose turn head took it for upside down reads as a 9,
+    sure, by both readers (the general recogniser reads a 6 one way, a 9 the other)."""
     paired = {label for pair in pairs for label in pair}
 
     def witness(k: int) -> bool:  # another 6 or 9 cannot witness: it is as much in doubt
